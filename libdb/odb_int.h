@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* libdb internals shared by its modules; no other directory includes this. */
+#ifndef ODB_INT_H
+#define ODB_INT_H
+
+#include <stddef.h>
+
+#include "libdb/odb.h"
+
+struct odb_file {
+	int fd;				/* the mapped file */
+	enum odb_mode mode;
+	char *path;			/* owned copy, for growing by rename */
+	unsigned char *map;		/* the whole file */
+	size_t map_size;		/* bytes mapped == file size */
+	struct opd_header *hdr;		/* in map */
+	struct odb_descr *descr;	/* in map */
+	struct odb_node *nodes;		/* in map: node slots 0 .. size-1 */
+	odb_index_t *hash;		/* in map: size buckets */
+	odb_index_t size;		/* node slots S of this mapping */
+	odb_index_t nr_used;		/* reader: snapshot of current_size */
+	struct opd_header hdr_copy;	/* reader: header at open time */
+};
+
+/* descriptor, node and hash addresses for a mapping of nr_slots */
+void odb_file_point(struct odb_file *file, unsigned char *map,
+		    size_t map_size, odb_index_t nr_slots);
+
+/*
+ * Create the file "path.tmp" sized for nr_slots, map it read-write and
+ * leave it open in tmp (fd, map, pointers); the caller fills it and then
+ * calls odb_tmp_commit().  Returns 0 or a negative errno.
+ */
+int odb_tmp_create(struct odb_file *tmp, const char *path,
+		   odb_index_t nr_slots);
+
+/*
+ * Rename "path.tmp" over path.  On failure tmp is unmapped, closed and
+ * unlinked.
+ */
+int odb_tmp_commit(struct odb_file *tmp, const char *path);
+
+/* unmap and close fd and map of file, keeping the struct; errors of close */
+int odb_file_unmap(struct odb_file *file);
+
+#endif

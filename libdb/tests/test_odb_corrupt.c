@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Corrupt sample files: a valid file cut at every length, and single-field
+ * damage to the header, descriptor, buckets and chains.  Each gives its own
+ * error from odb_file_open(), for readers and writers alike; none crashes
+ * or hangs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "libdb/odb.h"
+#include "libdb/tests/odb_test_util.h"
+#include "tests/lib/op_testdir.h"
+
+#define HDR sizeof(struct opd_header)
+#define DESCR (HDR)
+#define NODES (HDR + sizeof(struct odb_descr))
+#define NODE(i) (NODES + (i) * sizeof(struct odb_node))
+#define HASH(s) (NODES + (s) * sizeof(struct odb_node))
+
+static struct op_testdir dir;
+static unsigned char *good;	/* 10 keys, 128 slots */
+static size_t good_len;
+static char good_path[PATH_MAX], bad_path[PATH_MAX];
+
+static int setup(void **state)
+{
+	(void)state;
+	if (op_testdir_make(&dir))
+		return -1;
+	op_testdir_file(&dir, "good", good_path, sizeof(good_path));
+	op_testdir_file(&dir, "bad", bad_path, sizeof(bad_path));
+	if (odb_test_write_keys(good_path, 0x1000, 10))
+		return -1;
+	good = odb_test_slurp(good_path, &good_len);
+	return good ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(good);
+	op_testdir_remove(&dir);
+	return 0;
+}
+
+static void put32(unsigned char *buf, size_t off, uint32_t v)
+{
+	memcpy(buf + off, &v, sizeof(v));
+}
+
+static uint32_t get32(const unsigned char *buf, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, buf + off, sizeof(v));
+	return v;
+}
+
+static int open_bytes(const unsigned char *data, size_t len, enum odb_mode mode)
+{
+	struct odb_file *f;
+	int ret;
+
+	if (odb_test_spew(bad_path, data, len))
+		return INT_MIN;
+	ret = odb_file_open(bad_path, mode, NULL, &f);
+	if (!ret) {
+		/* a file that opens must iterate */
+		odb_file_total(f);
+		odb_file_close(f);
+	}
+	return ret;
+}
+
+static void test_good_opens(void **state)
+{
+	(void)state;
+	assert_int_equal(good_len, odb_layout_size(128));
+	assert_int_equal(open_bytes(good, good_len, ODB_READ), 0);
+	assert_int_equal(open_bytes(good, good_len, ODB_WRITE), 0);
+	/* OProfile tolerates 1..19 trailing bytes: less than a slot */
+	{
+		unsigned char *big = calloc(1, good_len + 20);
+
+		memcpy(big, good, good_len);
+		assert_int_equal(open_bytes(big, good_len + 19, ODB_READ), 0);
+		assert_int_equal(open_bytes(big, good_len + 20, ODB_READ),
+				 ODB_ERR_TRAILING_DATA);
+		free(big);
+	}
+}
+
+/* every truncation, at every byte boundary */
+static void test_truncated(void **state)
+{
+	size_t len;
+
+	(void)state;
+	for (len = 0; len < good_len; len++) {
+		int want = len == 0 ? ODB_ERR_EMPTY
+			 : len < NODES ? ODB_ERR_TRUNCATED
+			 : ODB_ERR_BEYOND_EOF;
+		int ret = open_bytes(good, len, ODB_READ);
+
+		if (ret != want)
+			fail_msg("truncated to %zu: got %d (%s), want %d", len,
+				 ret, odb_strerror(ret), want);
+		ret = open_bytes(good, len, ODB_WRITE);
+		if (ret != want)
+			fail_msg("write-open truncated to %zu: got %d", len, ret);
+	}
+}
+
+enum patch_kind { P32, PBYTE };
+
+static void test_damage(void **state)
+{
+	static const struct {
+		int line;
+		size_t off;
+		uint32_t val;
+		enum patch_kind kind;
+		int err;
+	} rows[] = {
+		{ .line = __LINE__, .off = 0, .val = 'X', .kind = PBYTE, .err = ODB_ERR_BAD_MAGIC },
+		{ .line = __LINE__, .off = 3, .val = 0, .kind = PBYTE, .err = ODB_ERR_BAD_MAGIC },
+		{ .line = __LINE__, .off = 4, .val = 0x12, .kind = P32, .err = ODB_ERR_BAD_VERSION },
+		{ .line = __LINE__, .off = 4, .val = 0x13000000, .kind = P32, .err = ODB_ERR_BAD_VERSION },
+		/* descriptor: table size */
+		{ .line = __LINE__, .off = DESCR, .val = 0, .kind = P32, .err = ODB_ERR_BAD_TABLE_SIZE },
+		{ .line = __LINE__, .off = DESCR, .val = 64, .kind = P32, .err = ODB_ERR_BAD_TABLE_SIZE },
+		{ .line = __LINE__, .off = DESCR, .val = 129, .kind = P32, .err = ODB_ERR_BAD_TABLE_SIZE },
+		{ .line = __LINE__, .off = DESCR, .val = 0xffffffff, .kind = P32, .err = ODB_ERR_BAD_TABLE_SIZE },
+		{ .line = __LINE__, .off = DESCR, .val = 256, .kind = P32, .err = ODB_ERR_BEYOND_EOF },
+		{ .line = __LINE__, .off = DESCR, .val = 0x80000000, .kind = P32, .err = ODB_ERR_BEYOND_EOF },
+		/* descriptor: used count */
+		{ .line = __LINE__, .off = DESCR + 4, .val = 0, .kind = P32, .err = ODB_ERR_BAD_USED_COUNT },
+		{ .line = __LINE__, .off = DESCR + 4, .val = 129, .kind = P32, .err = ODB_ERR_BAD_USED_COUNT },
+		{ .line = __LINE__, .off = DESCR + 4, .val = 0xffffffff, .kind = P32, .err = ODB_ERR_BAD_USED_COUNT },
+		/* node 3 links to a node that is not in use */
+		{ .line = __LINE__, .off = NODE(3) + 12, .val = 11, .kind = P32, .err = ODB_ERR_BAD_NEXT },
+		{ .line = __LINE__, .off = NODE(3) + 12, .val = 0xffffffff, .kind = P32, .err = ODB_ERR_BAD_NEXT },
+	};
+	unsigned char *buf = malloc(good_len);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret;
+
+		memcpy(buf, good, good_len);
+		if (rows[i].kind == PBYTE)
+			buf[rows[i].off] = (unsigned char)rows[i].val;
+		else
+			put32(buf, rows[i].off, rows[i].val);
+		ret = open_bytes(buf, good_len, ODB_READ);
+		if (ret != rows[i].err)
+			fail_msg("row at line %d: got %d (%s)", rows[i].line, ret,
+				 odb_strerror(ret));
+		ret = open_bytes(buf, good_len, ODB_WRITE);
+		if (ret != rows[i].err)
+			fail_msg("row at line %d, write-open: got %d", rows[i].line, ret);
+	}
+	free(buf);
+}
+
+/* index of the bucket that holds node i of the good file */
+static uint32_t bucket_of(uint32_t i)
+{
+	odb_key_t key;
+
+	memcpy(&key, good + NODE(i), sizeof(key));
+	return odb_hash(key, 127);
+}
+
+static void test_chains(void **state)
+{
+	unsigned char *buf = malloc(good_len);
+	uint32_t b2 = bucket_of(2), b5 = bucket_of(5);
+
+	(void)state;
+	/* a bucket pointing past the used nodes */
+	memcpy(buf, good, good_len);
+	put32(buf, HASH(128) + 4 * b2, 11);
+	assert_int_equal(open_bytes(buf, good_len, ODB_READ), ODB_ERR_BAD_BUCKET);
+	put32(buf, HASH(128) + 4 * b2, 0x7fffffff);
+	assert_int_equal(open_bytes(buf, good_len, ODB_READ), ODB_ERR_BAD_BUCKET);
+
+	/* a node that links to itself */
+	memcpy(buf, good, good_len);
+	put32(buf, NODE(2) + 12, 2);
+	assert_int_equal(open_bytes(buf, good_len, ODB_READ), ODB_ERR_CHAIN_LOOP);
+
+	/* a two-node cycle: bucket -> 2 -> 5 -> 2 */
+	memcpy(buf, good, good_len);
+	put32(buf, HASH(128) + 4 * b2, 2);
+	put32(buf, NODE(2) + 12, 5);
+	put32(buf, NODE(5) + 12, 2);
+	assert_int_equal(open_bytes(buf, good_len, ODB_READ), ODB_ERR_CHAIN_LOOP);
+	assert_int_equal(open_bytes(buf, good_len, ODB_WRITE), ODB_ERR_CHAIN_LOOP);
+
+	/* two buckets sharing a tail is not a loop: it still opens */
+	memcpy(buf, good, good_len);
+	if (b5 != b2) {
+		put32(buf, NODE(5) + 12, 2);
+		assert_int_equal(open_bytes(buf, good_len, ODB_READ), 0);
+	}
+
+	/* a long cycle through every used node */
+	memcpy(buf, good, good_len);
+	{
+		uint32_t i;
+
+		for (i = 1; i < 10; i++)
+			put32(buf, NODE(i) + 12, i + 1);
+		put32(buf, NODE(10) + 12, 1);
+		put32(buf, HASH(128) + 4 * b2, 1);
+	}
+	assert_int_equal(open_bytes(buf, good_len, ODB_READ), ODB_ERR_CHAIN_LOOP);
+	(void)get32;
+	free(buf);
+}
+
+static void test_not_regular(void **state)
+{
+	struct odb_file *f;
+
+	(void)state;
+	assert_int_equal(odb_file_open("/dev/null", ODB_READ, NULL, &f), ODB_ERR_NOT_REGULAR);
+	assert_int_equal(odb_file_open(dir.path, ODB_READ, NULL, &f), ODB_ERR_NOT_REGULAR);
+}
+
+/* every error has its own message */
+static void test_messages(void **state)
+{
+	int a, b;
+
+	(void)state;
+	for (a = ODB_ERR_BASE + 1; a < ODB_ERR_END; a++) {
+		assert_non_null(odb_strerror(a));
+		assert_string_not_equal(odb_strerror(a), "unknown error");
+		for (b = a + 1; b < ODB_ERR_END; b++)
+			assert_string_not_equal(odb_strerror(a), odb_strerror(b));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_opens),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_messages),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Allocation wrappers with overflow checks and a failure-injection hook
+ * (modelled on SQLite's test_malloc: fail the k-th call, then optionally
+ * every later one).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+
+/* test hook state; relaxed atomics so threads in a test don't race on it */
+static unsigned long alloc_calls;
+static unsigned long alloc_fail_at;
+static bool alloc_fail_repeat;
+
+void op_alloc_fail_at(unsigned long k)
+{
+	__atomic_store_n(&alloc_calls, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&alloc_fail_repeat, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&alloc_fail_at, k, __ATOMIC_RELAXED);
+}
+
+void op_alloc_fail_at_repeat(unsigned long k)
+{
+	op_alloc_fail_at(k);
+	__atomic_store_n(&alloc_fail_repeat, true, __ATOMIC_RELAXED);
+}
+
+unsigned long op_alloc_count(void)
+{
+	return __atomic_load_n(&alloc_calls, __ATOMIC_RELAXED);
+}
+
+/* true when this allocation should fail */
+static bool inject_failure(void)
+{
+	unsigned long at = __atomic_load_n(&alloc_fail_at, __ATOMIC_RELAXED);
+	unsigned long n = __atomic_add_fetch(&alloc_calls, 1, __ATOMIC_RELAXED);
+
+	if (!at)
+		return false;
+	if (n == at)
+		return true;
+	return n > at && __atomic_load_n(&alloc_fail_repeat, __ATOMIC_RELAXED);
+}
+
+void *op_malloc(size_t size)
+{
+	if (inject_failure())
+		return NULL;
+	return malloc(size ? size : 1);
+}
+
+void *op_calloc(size_t nmemb, size_t size)
+{
+	size_t total;
+
+	if (!op_mul_size(nmemb, size, &total))
+		return NULL;
+	if (inject_failure())
+		return NULL;
+	return calloc(total ? total : 1, 1);
+}
+
+void *op_realloc(void *ptr, size_t size)
+{
+	if (inject_failure())
+		return NULL;
+	return realloc(ptr, size ? size : 1);
+}
+
+void *op_reallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	size_t total;
+
+	if (!op_mul_size(nmemb, size, &total))
+		return NULL;
+	return op_realloc(ptr, total);
+}
+
+char *op_strndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = op_malloc(len + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *op_strdup(const char *s)
+{
+	return op_strndup(s, strlen(s));
+}
+
+static void *must(void *p)
+{
+	if (!p)
+		op_die(1, "out of memory");
+	return p;
+}
+
+void *op_xmalloc(size_t size)
+{
+	return must(op_malloc(size));
+}
+
+void *op_xcalloc(size_t nmemb, size_t size)
+{
+	return must(op_calloc(nmemb, size));
+}
+
+void *op_xrealloc(void *ptr, size_t size)
+{
+	return must(op_realloc(ptr, size));
+}
+
+void *op_xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	return must(op_reallocarray(ptr, nmemb, size));
+}
+
+char *op_xstrdup(const char *s)
+{
+	return must(op_strdup(s));
+}
+
+char *op_xstrndup(const char *s, size_t n)
+{
+	return must(op_strndup(s, n));
+}

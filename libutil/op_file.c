@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* File and directory helpers (see op_file.h). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libutil/op_alloc.h"
+#include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
+
+static int mkdir_one(const char *path, mode_t mode)
+{
+	struct stat st;
+
+	if (mkdir(path, mode) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -errno;
+	if (stat(path, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int op_mkdir_p(const char *path, mode_t mode)
+{
+	char *copy, *p;
+	int ret = 0;
+
+	if (!*path)
+		return -ENOENT;
+	copy = op_strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	/* walk the components from the top, making each that is missing */
+	for (p = copy + 1; *p; p++) {
+		if (*p != '/' || p[-1] == '/')
+			continue;
+		*p = '\0';
+		ret = mkdir_one(copy, mode);
+		*p = '/';
+		if (ret)
+			goto out;
+	}
+	ret = mkdir_one(copy, mode);
+out:
+	free(copy);
+	return ret;
+}
+
+int op_mkdir_parents(const char *path, mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ret;
+
+	if (!slash || slash == path)
+		return 0;
+	dir = op_strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+	ret = op_mkdir_p(dir, mode);
+	free(dir);
+	return ret;
+}
+
+int op_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int op_read_all(int fd, void *data, size_t len, size_t *got)
+{
+	char *p = data;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, p + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	*got = done;
+	return 0;
+}
+
+int op_read_file(const char *path, size_t max_size, char **data, size_t *len)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t cap, got = 0;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		goto out_close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		goto out_close;
+	}
+	/* st_size is 0 for /proc files: read those in growing chunks */
+	cap = st.st_size > 0 ? (size_t)st.st_size : 4096;
+	for (;;) {
+		size_t n;
+		char *p;
+
+		if (cap > max_size)
+			cap = max_size;
+		p = op_realloc(buf, cap + 1);
+		if (!p) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		buf = p;
+		ret = op_read_all(fd, buf + got, cap - got, &n);
+		if (ret)
+			goto out_free;
+		got += n;
+		if (got < cap)
+			break;
+		if (cap == max_size) {
+			char probe;
+
+			ret = op_read_all(fd, &probe, 1, &n);
+			if (ret)
+				goto out_free;
+			if (n) {
+				ret = -EFBIG;
+				goto out_free;
+			}
+			break;
+		}
+		if (!op_mul_size(cap, 2, &cap))
+			cap = max_size;
+	}
+	buf[got] = '\0';
+	*data = buf;
+	*len = got;
+	close(fd);
+	return 0;
+out_free:
+	free(buf);
+out_close:
+	close(fd);
+	return ret;
+}
+
+int op_write_file_atomic(const char *path, const void *data, size_t len,
+			 mode_t mode)
+{
+	struct op_strbuf tmp = OP_STRBUF_INIT;
+	int fd, ret;
+
+	op_strbuf_addf(&tmp, "%s.tmp", path);
+	if (op_strbuf_failed(&tmp))
+		return -ENOMEM;
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = op_write_all(fd, data, len);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp.buf, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp.buf);
+out:
+	op_strbuf_release(&tmp);
+	return ret;
+}
+
+bool op_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool op_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int op_file_mtime(const char *path, int64_t *mtime)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	*mtime = (int64_t)st.st_mtime;
+	return 0;
+}
+
+/* remove what is inside directory fd, then nothing else */
+static int remove_dir_contents(int dirfd)
+{
+	DIR *dir;
+	struct dirent *de;
+	int ret = 0;
+
+	dir = fdopendir(dirfd);
+	if (!dir) {
+		ret = -errno;
+		close(dirfd);
+		return ret;
+	}
+	while ((de = readdir(dir))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd, de->d_name, 0))
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			ret = -errno;
+			break;
+		}
+		sub = openat(dirfd, de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			ret = -errno;
+			break;
+		}
+		ret = remove_dir_contents(sub);
+		if (ret)
+			break;
+		if (unlinkat(dirfd, de->d_name, AT_REMOVEDIR)) {
+			ret = -errno;
+			break;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+int op_remove_tree(const char *path)
+{
+	int fd, ret;
+
+	if (!unlink(path) || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = remove_dir_contents(fd);
+	if (ret)
+		return ret;
+	if (rmdir(path))
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Command-line parsing through popt, the one place popt is called.  A
+ * tool keeps its option table in its main file (ending with POPT_AUTOHELP
+ * and POPT_TABLEEND) and calls op_popt_parse(); popt's --help and --usage
+ * print and exit 0 themselves.
+ */
+#ifndef OP_POPT_H
+#define OP_POPT_H
+
+#include <popt.h>
+
+/*
+ * Parse argv against table.  On success returns 0 and leaves the popt
+ * context in *ctxp for op_popt_args(); the caller frees it with
+ * poptFreeContext() once it has copied the arguments it keeps.  On a bad
+ * option prints "TOOL: error: MESSAGE 'OPTION'" and "hint: see 'TOOL
+ * --help'", frees the context and returns -1: the caller exits 2.
+ * args_help names the non-option arguments in --help ("[FILE]...").
+ */
+int op_popt_parse(poptContext *ctxp, int argc, char **argv,
+		  const struct poptOption *table, const char *args_help);
+
+/* the non-option arguments, NULL-terminated (empty list when none) */
+const char **op_popt_args(poptContext ctx, int *nr);
+
+/* "TOOL: error: ..." plus the --help hint; returns -1 */
+int op_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Set-up for oprofile-ng on Debian 12 (the README's two commands):
+#
+#   ./setup.sh demo    install what is missing, build, profile the bundled
+#                      demo program and print the report
+#   ./setup.sh check   install what is missing, build, and run the whole
+#                      test suite twice: a normal -Werror build and an
+#                      ASan+UBSan build; ends with "N passed, N failed, N skipped"
+#
+# Builds go to build/ (and build-asan/ for the sanitizer run), out of tree.
+# Packages are installed with apt-get only when missing (as root, or
+# through sudo).  MAKEFLAGS is honoured; the default is -j$(nproc).
+set -u
+
+top=$(cd "$(dirname "$0")" && pwd)
+mode=${1:-}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+PACKAGES="build-essential autoconf automake libtool pkg-config git
+	libelf-dev libdw-dev elfutils libpopt-dev libpfm4-dev binutils-dev
+	libiberty-dev libcmocka-dev python3 libc6-dbg"
+
+install_packages() {
+	missing=
+	for p in $PACKAGES; do
+		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+		case $status in *" installed") ;; *) missing="$missing $p" ;; esac
+	done
+	test -z "$missing" && return 0
+	say "installing:$missing"
+	if test "$(id -u)" -eq 0; then
+		sudo=
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo=sudo
+	else
+		die "missing packages:$missing (run as root, or install them)"
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq >/dev/null ||
+		die "apt-get update failed"
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+		die "apt-get install$missing failed"
+}
+
+# build DIR [configure options...]
+build() {
+	dir=$1; shift
+	if ! test -x "$top/configure"; then
+		say "autoreconf"
+		(cd "$top" && autoreconf -fi) >/dev/null 2>&1 ||
+			(cd "$top" && autoreconf -fi) || return 1
+	fi
+	mkdir -p "$top/$dir" || return 1
+	if ! test -f "$top/$dir/Makefile" || test "$top/configure" -nt "$top/$dir/Makefile"; then
+		say "configure $dir $*"
+		(cd "$top/$dir" && "$top/configure" -q "$@") || return 1
+	fi
+	say "make $dir"
+	make -s -C "$top/$dir" -j"$jobs" >/dev/null || make -C "$top/$dir" || return 1
+}
+
+# count :test-result: lines of the .trs files under DIR: "pass fail skip"
+count_results() {
+	find "$top/$1" -name '*.trs' -exec cat {} + 2>/dev/null | awk '
+		/^:test-result: PASS/ { p++ }
+		/^:test-result: (FAIL|ERROR|XPASS)/ { f++ }
+		/^:test-result: XFAIL/ { p++ }
+		/^:test-result: SKIP/ { s++ }
+		END { printf "%d %d %d\n", p, f, s }'
+}
+
+run_check() {
+	passed=0 failed=0 skipped=0
+	for variant in "build --enable-werror" "build-asan --enable-werror --enable-sanitizers"; do
+		# shellcheck disable=SC2086
+		set -- $variant
+		dir=$1
+		find "$top/$dir" -name '*.trs' -delete 2>/dev/null
+		if ! build "$@"; then
+			say "$dir: build failed"
+			failed=$((failed + 1))
+			continue
+		fi
+		say "make check in $dir"
+		if ! make -s -C "$top/$dir" -j"$jobs" check >"$top/$dir/check.out" 2>&1; then
+			grep -E '^(FAIL|ERROR)' "$top/$dir/check.out" >&2
+			find "$top/$dir" -name 'test-suite.log' -path '*/*' -newer "$top/$dir/Makefile" \
+				-exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null |
+				while read -r log; do say "see $log"; done
+		fi
+		set -- $(count_results "$dir")
+		say "$dir: $1 passed, $2 failed, $3 skipped"
+		if test "$1" -eq 0 && test "$2" -eq 0; then
+			say "$dir: no test results at all"
+			failed=$((failed + 1))
+		fi
+		passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+	done
+	echo "$passed passed, $failed failed, $skipped skipped"
+	test "$failed" -eq 0
+}
+
+run_demo() {
+	build build || die "build failed"
+	"$top/tests/demo.sh" "$top" "$top/build"
+}
+
+case $mode in
+demo)
+	install_packages
+	run_demo ;;
+check)
+	install_packages
+	run_check ;;
+*)
+	echo "usage: ./setup.sh demo | check" >&2
+	exit 2 ;;
+esac
