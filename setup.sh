@@ -5,10 +5,11 @@
 #   ./setup.sh demo    install what is missing, build, profile the bundled
 #                      demo program and print the report
 #   ./setup.sh check   install what is missing, build, and run the whole
-#                      test suite twice: a normal -Werror build and an
-#                      ASan+UBSan build; ends with "N passed, N failed, N skipped"
+#                      test suite three times: a normal -Werror build, an
+#                      ASan+UBSan build, and a build whose test programs run
+#                      under valgrind; ends with "N passed, N failed, N skipped"
 #
-# Builds go to build/ (and build-asan/ for the sanitizer run), out of tree.
+# Builds go to build/, build-asan/ and build-valgrind/, out of tree.
 # Packages are installed with apt-get only when missing (as root, or
 # through sudo).  MAKEFLAGS is honoured; the default is -j$(nproc).
 set -u
@@ -22,7 +23,7 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
 PACKAGES="build-essential autoconf automake libtool pkg-config git
 	libelf-dev libdw-dev elfutils libpopt-dev libpfm4-dev binutils-dev
-	libiberty-dev libcmocka-dev python3 libc6-dbg"
+	libiberty-dev libcmocka-dev python3 libc6-dbg valgrind"
 
 install_packages() {
 	missing=
@@ -76,7 +77,9 @@ count_results() {
 
 run_check() {
 	passed=0 failed=0 skipped=0
-	for variant in "build --enable-werror" "build-asan --enable-werror --enable-sanitizers"; do
+	for variant in "build --enable-werror" \
+		       "build-asan --enable-werror --enable-sanitizers" \
+		       "build-valgrind --enable-valgrind"; do
 		# shellcheck disable=SC2086
 		set -- $variant
 		dir=$1
