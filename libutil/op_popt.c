@@ -25,13 +25,14 @@ int op_usage_error(const char *fmt, ...)
 }
 
 int op_popt_parse(poptContext *ctxp, int argc, char **argv,
-		  const struct poptOption *table, const char *args_help)
+		  const struct poptOption *table, const char *args_help,
+		  unsigned flags)
 {
 	poptContext ctx;
 	int rc;
 
 	ctx = poptGetContext(program_invocation_short_name, argc,
-			     (const char **)argv, table, 0);
+			     (const char **)argv, table, flags);
 	if (args_help)
 		poptSetOtherOptionHelp(ctx, args_help);
 	while ((rc = poptGetNextOpt(ctx)) > 0)

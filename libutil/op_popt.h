@@ -17,9 +17,12 @@
  * option prints "TOOL: error: MESSAGE 'OPTION'" and "hint: see 'TOOL
  * --help'", frees the context and returns -1: the caller exits 2.
  * args_help names the non-option arguments in --help ("[FILE]...").
+ * flags: popt context flags, e.g. POPT_CONTEXT_POSIXMEHARDER to stop at
+ * the first non-option (a command to run and its own options).
  */
 int op_popt_parse(poptContext *ctxp, int argc, char **argv,
-		  const struct poptOption *table, const char *args_help);
+		  const struct poptOption *table, const char *args_help,
+		  unsigned flags);
 
 /* the non-option arguments, NULL-terminated (empty list when none) */
 const char **op_popt_args(poptContext ctx, int *nr);

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The engine's record loop: queueing by time, then applying side-band
+ * records (processes, mappings, exec, fork, exit, lost, throttle) to the
+ * process model and handing samples to opd_trans.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "daemon/opd_int.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+
+#define REAP_EVERY_NS 1000000000ull
+
+static void process_record(void *data, const void *raw, size_t len);
+
+struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
+{
+	struct opd_engine *e = op_xcalloc(1, sizeof(*e));
+
+	e->cfg = *cfg;
+	opd_images_init(&e->images);
+	opd_procs_init(&e->procs);
+	opd_kernel_init(&e->kernel, &e->images, cfg->kernel_layout, cfg->vmlinux);
+	opd_sfiles_init(&e->sfiles, cfg->samples_dir, cfg->events, &e->images,
+			cfg->cpu_speed, cfg->max_open_files);
+	opd_order_init(&e->order, cfg->nr_cpus, process_record, e);
+	e->throttled = op_xcalloc(cfg->nr_events ? cfg->nr_events : 1,
+				  sizeof(*e->throttled));
+	e->last_id_event = UINT32_MAX;
+	return e;
+}
+
+void opd_engine_free(struct opd_engine *e)
+{
+	if (!e)
+		return;
+	opd_order_release(&e->order);
+	opd_sfiles_release(&e->sfiles);
+	opd_kernel_release(&e->kernel);
+	opd_procs_release(&e->procs);
+	opd_images_release(&e->images);
+	free(e->ids);
+	free(e->throttled);
+	free(e);
+}
+
+void opd_engine_add_id(struct opd_engine *e, uint64_t id, uint32_t event_idx)
+{
+	size_t i;
+
+	e->ids = op_xreallocarray(e->ids, e->nr_ids + 1, sizeof(*e->ids));
+	for (i = e->nr_ids; i > 0 && e->ids[i - 1].id > id; i--)
+		e->ids[i] = e->ids[i - 1];
+	e->ids[i].id = id;
+	e->ids[i].event = event_idx;
+	e->nr_ids++;
+	e->last_id_event = UINT32_MAX;
+}
+
+uint32_t opd_engine_event_of(struct opd_engine *e, uint64_t id)
+{
+	size_t lo = 0, hi = e->nr_ids;
+
+	if (e->last_id_event != UINT32_MAX && e->last_id == id)
+		return e->last_id_event;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == e->nr_ids || e->ids[lo].id != id)
+		return UINT32_MAX;
+	e->last_id = id;
+	e->last_id_event = e->ids[lo].event;
+	return e->last_id_event;
+}
+
+int opd_engine_queue(struct opd_engine *e, uint32_t cpu, const void *data,
+		     size_t len)
+{
+	const unsigned char *p = data, *end = p + len;
+
+	while (p < end) {
+		const struct perf_event_header *hdr = (const void *)p;
+		size_t size;
+
+		if ((size_t)(end - p) < sizeof(*hdr) ||
+		    (size = hdr->size) < sizeof(*hdr) || size > (size_t)(end - p)) {
+			e->stats.count[OPD_STAT_LOST_BAD_RECORD]++;
+			return -EINVAL;
+		}
+		opd_order_add(&e->order, cpu, p, size,
+			      opd_record_time(p, size, e->cfg.sample_type));
+		p += size;
+	}
+	return 0;
+}
+
+void opd_engine_round(struct opd_engine *e)
+{
+	opd_order_round(&e->order);
+}
+
+int opd_engine_finish(struct opd_engine *e)
+{
+	opd_order_flush_all(&e->order);
+	e->nr_files = e->sfiles.by_key.nr;
+	return opd_sfiles_release(&e->sfiles);
+}
+
+const struct opd_stats *opd_engine_stats(const struct opd_engine *e)
+{
+	return &e->stats;
+}
+
+bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx)
+{
+	return event_idx < e->cfg.nr_events && e->throttled[event_idx];
+}
+
+int opd_engine_first_error(const struct opd_engine *e, const char **path)
+{
+	*path = e->sfiles.first_error_path;
+	return e->sfiles.first_error;
+}
+
+size_t opd_engine_nr_files(const struct opd_engine *e)
+{
+	return e->sfiles.by_key.nr ? e->sfiles.by_key.nr : e->nr_files;
+}
+
+/* anonymous memory is named by what perf reports; formats.md §2.2 */
+static const char *anon_name(const char *filename)
+{
+	if (!strcmp(filename, "//anon") || !strncmp(filename, "/anon_hugepage", 14))
+		return "anon";
+	if (filename[0] == '[' || !filename[0])
+		return filename[0] ? filename : "anon";
+	return NULL;
+}
+
+static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
+{
+	const char *name = rec->u.mmap.filename, *anon;
+	struct opd_proc *proc;
+	uint32_t cookie;
+	uint64_t pgoff;
+
+	if (rec->u.mmap.pid == UINT32_MAX || !(rec->u.mmap.prot & PROT_EXEC))
+		return;		/* kernel maps: opd_kernel covers them */
+	proc = opd_procs_find(&e->procs, rec->u.mmap.pid);
+	if (!proc)
+		proc = opd_procs_new(&e->procs, rec->u.mmap.pid);
+	anon = anon_name(name);
+	if (anon) {
+		cookie = opd_images_anon(&e->images, anon, rec->u.mmap.pid,
+					 rec->u.mmap.start,
+					 rec->u.mmap.start + rec->u.mmap.len - 1);
+		pgoff = 0;
+	} else {
+		cookie = opd_images_file(&e->images, name, rec->u.mmap.maj,
+					 rec->u.mmap.min, rec->u.mmap.ino,
+					 rec->u.mmap.ino_generation);
+		pgoff = rec->u.mmap.pgoff;
+	}
+	opd_proc_map(proc, rec->u.mmap.start, rec->u.mmap.len, pgoff, cookie,
+		     anon == NULL);
+}
+
+static void do_comm(struct opd_engine *e, const struct opd_record *rec)
+{
+	struct opd_proc *proc = opd_procs_find(&e->procs, rec->u.comm.pid);
+
+	if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		if (!proc)
+			proc = opd_procs_new(&e->procs, rec->u.comm.pid);
+		opd_proc_exec(proc, rec->u.comm.comm);
+	} else if (rec->u.comm.pid == rec->u.comm.tid) {
+		if (!proc)
+			proc = opd_procs_new(&e->procs, rec->u.comm.pid);
+		snprintf(proc->comm, sizeof(proc->comm), "%s", rec->u.comm.comm);
+	}
+}
+
+static void do_fork(struct opd_engine *e, const struct opd_record *rec)
+{
+	if (rec->u.task.pid == rec->u.task.ppid)
+		return;		/* a new thread shares its process */
+	opd_procs_fork(&e->procs, rec->u.task.pid,
+		       opd_procs_find(&e->procs, rec->u.task.ppid));
+}
+
+static void process_record(void *data, const void *raw, size_t len)
+{
+	struct opd_engine *e = data;
+	struct opd_record rec;
+	uint32_t ev;
+	int ret;
+
+	ret = opd_record_decode(raw, len, e->cfg.sample_type, &rec);
+	if (ret) {
+		if (ret != -ENOTSUP)
+			e->stats.count[OPD_STAT_LOST_BAD_RECORD]++;
+		return;
+	}
+	if (rec.time > e->now) {
+		if (rec.time / REAP_EVERY_NS != e->now / REAP_EVERY_NS)
+			opd_procs_reap(&e->procs, rec.time);
+		e->now = rec.time;
+	}
+	switch (rec.type) {
+	case PERF_RECORD_SAMPLE:
+		opd_trans_sample(e, &rec);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		do_mmap(e, &rec);
+		break;
+	case PERF_RECORD_COMM:
+		do_comm(e, &rec);
+		break;
+	case PERF_RECORD_FORK:
+		do_fork(e, &rec);
+		break;
+	case PERF_RECORD_EXIT:
+		if (rec.u.task.pid == rec.u.task.tid)
+			opd_procs_exit(&e->procs, rec.u.task.pid, rec.u.task.time);
+		break;
+	case PERF_RECORD_LOST:
+		e->stats.count[OPD_STAT_LOST_BY_KERNEL] += rec.u.lost.lost;
+		break;
+	case PERF_RECORD_THROTTLE:
+		e->stats.throttle_records++;
+		ev = opd_engine_event_of(e, rec.u.throttle.id);
+		if (ev < e->cfg.nr_events)
+			e->throttled[ev] = true;
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sampling engine: perf_events records in, OProfile sample files out.
+ *
+ * Callers feed the raw records of each CPU's ring buffer (or of a recorded
+ * stream) with opd_engine_queue(), end each read round over all buffers
+ * with opd_engine_round(), and call opd_engine_finish() at the end.  The
+ * engine orders records by time (opd_order), follows processes and their
+ * mappings (opd_proc), turns each sample into a transient (app, image,
+ * offset, event, tgid, tid, cpu) and adds it to its sample file
+ * (opd_sfile); with call graphs, each caller/callee pair of the callchain
+ * becomes an arc in a {cg} file.  It never resolves symbols.
+ *
+ * The engine prints nothing; failures are counted in its statistics and
+ * the first sample-file error is kept for the caller to report.
+ */
+#ifndef OPD_ENGINE_H
+#define OPD_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/opd_stats.h"
+#include "events/opev.h"
+
+struct opd_engine_config {
+	const char *samples_dir;	/* SESSION/samples/current */
+	const struct opev_event *events;	/* the events, by index */
+	size_t nr_events;
+	uint64_t sample_type;		/* as opened (OPD_SAMPLE_TYPE [+ CALLCHAIN]) */
+	bool separate_thread;		/* --separate-thread: tgid and tid in names */
+	bool separate_cpu;		/* --separate-cpu: cpu in names */
+	bool callgraph;			/* record {cg} arcs from callchains */
+	uint32_t nr_cpus;		/* queues: records of cpu >= this share queue 0 */
+	double cpu_speed;		/* MHz for headers, 0 if unknown */
+	const char *kernel_layout;	/* opd_kernel_read_layout() text, or NULL */
+	const char *vmlinux;		/* --vmlinux, or NULL */
+	unsigned max_open_files;	/* sample files kept open at once */
+};
+
+struct opd_engine;
+
+/* a new engine; the config and its strings must outlive it */
+struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg);
+
+/* Tell the engine that perf event id counts event number event_idx. */
+void opd_engine_add_id(struct opd_engine *e, uint64_t id, uint32_t event_idx);
+
+/*
+ * Queue len bytes of whole records read from cpu's buffer (or stream).
+ * Returns 0, or -EINVAL when the bytes do not split into records (the
+ * rest of the buffer is dropped and counted as lost).
+ */
+int opd_engine_queue(struct opd_engine *e, uint32_t cpu, const void *data,
+		     size_t len);
+
+/* End of a read round over all buffers: process what is safe. */
+void opd_engine_round(struct opd_engine *e);
+
+/*
+ * Process everything queued, then close all sample files.  Returns 0 or
+ * the first error closing them.
+ */
+int opd_engine_finish(struct opd_engine *e);
+
+/* Statistics so far; valid until opd_engine_free(). */
+const struct opd_stats *opd_engine_stats(const struct opd_engine *e);
+
+/* Was event event_idx throttled by the kernel? */
+bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx);
+
+/*
+ * The first sample-file failure (0 if none), with the file's path in
+ * *path (borrowed).
+ */
+int opd_engine_first_error(const struct opd_engine *e, const char **path);
+
+/* number of sample files the engine has used */
+size_t opd_engine_nr_files(const struct opd_engine *e);
+
+void opd_engine_free(struct opd_engine *e);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The engine's state, shared by its modules in daemon/; nothing else. */
+#ifndef OPD_INT_H
+#define OPD_INT_H
+
+#include "daemon/opd_engine.h"
+#include "daemon/opd_image.h"
+#include "daemon/opd_kernel.h"
+#include "daemon/opd_order.h"
+#include "daemon/opd_proc.h"
+#include "daemon/opd_record.h"
+#include "daemon/opd_sfile.h"
+#include "daemon/opd_stats.h"
+#include "libutil/op_hmap.h"
+
+struct opd_id_map {
+	uint64_t id;
+	uint32_t event;
+};
+
+struct opd_engine {
+	struct opd_engine_config cfg;
+	struct opd_images images;
+	struct opd_procs procs;
+	struct opd_kernel kernel;
+	struct opd_sfiles sfiles;
+	struct opd_order order;
+	struct opd_stats stats;
+	struct opd_id_map *ids;		/* sorted by id */
+	size_t nr_ids;
+	uint32_t last_id_event;		/* cache for runs of one id */
+	uint64_t last_id;
+	bool *throttled;		/* per event */
+	uint64_t now;			/* time of the record being processed */
+	size_t nr_files;		/* sample files used, counted at finish */
+};
+
+/* the event index of a perf id, or UINT32_MAX if unknown */
+uint32_t opd_engine_event_of(struct opd_engine *e, uint64_t id);
+
+/* a PERF_RECORD_SAMPLE, decoded (opd_trans.c) */
+void opd_trans_sample(struct opd_engine *e, const struct opd_record *rec);
+
+#endif

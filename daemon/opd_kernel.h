@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where kernel samples go.  The kernel layout (the core kernel's text
+ * range and each module's load range) is read from /proc/kallsyms and
+ * /proc/modules when profiling starts, kept as a small text block that
+ * also travels in recorded streams, and turned into {kern} images:
+ *
+ *  - with --vmlinux PATH, core kernel samples go to {root}PATH with key
+ *    ip - _text (formats.md §4.1);
+ *  - otherwise to {kern}/no-vmlinux with the raw address as key, as
+ *    OProfile 1.4 does (reports resolve it with the session's copy of
+ *    /proc/kallsyms);
+ *  - module samples go to {kern}/MODULE with key ip - module start.
+ *
+ * The daemon never resolves symbols: only ranges are kept here.
+ */
+#ifndef OPD_KERNEL_H
+#define OPD_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/opd_image.h"
+#include "libutil/op_strbuf.h"
+
+struct opd_kernel_module {
+	char name[64];
+	uint64_t start, end;	/* [start, end) */
+	uint32_t cookie;
+};
+
+struct opd_kernel {
+	uint64_t text_start;	/* _text, 0 when unknown */
+	uint64_t text_end;	/* _etext, 0 when unknown */
+	uint32_t core_cookie;	/* vmlinux or no-vmlinux */
+	uint64_t core_base;	/* subtracted from core kernel addresses */
+	struct opd_kernel_module *modules;	/* sorted by start */
+	size_t nr_modules;
+};
+
+/*
+ * Read the layout of the running kernel into sb as text:
+ *	text START END
+ *	module NAME START SIZE
+ * from kallsyms and modules (paths, normally /proc/kallsyms and
+ * /proc/modules).  Unreadable files or hidden (zero) addresses give an
+ * empty or partial layout, not an error.  Returns 0 or -ENOMEM.
+ */
+int opd_kernel_read_layout(struct op_strbuf *sb, const char *kallsyms,
+			   const char *modules);
+
+/*
+ * Set up the kernel images from a layout text (as read above, possibly
+ * from a recorded stream: malformed lines are skipped).  vmlinux may be
+ * NULL.
+ */
+void opd_kernel_init(struct opd_kernel *k, struct opd_images *images,
+		     const char *layout, const char *vmlinux);
+void opd_kernel_release(struct opd_kernel *k);
+
+/* the image of kernel address ip and its key */
+uint32_t opd_kernel_find(const struct opd_kernel *k, uint64_t ip,
+			 uint64_t *key);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Processes as the engine follows them: by tgid, each with its executable
+ * mappings (sorted, non-overlapping) and its main executable, the {root}
+ * application part of sample-file names.
+ *
+ * Records are applied in time order (opd_order), so a sample always finds
+ * the mappings valid at its timestamp: exec clears them, mmap adds or
+ * replaces ranges, fork copies the parent's.  A process whose leader has
+ * exited is kept for OPD_PROC_GRACE_NS of record time, for samples of
+ * threads that outlive it, then freed.
+ */
+#ifndef OPD_PROC_H
+#define OPD_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libutil/op_hmap.h"
+#include "libutil/op_list.h"
+
+#define OPD_PROC_GRACE_NS 10000000000ull	/* 10 s */
+
+struct opd_map {
+	uint64_t start;		/* first address */
+	uint64_t end;		/* one past the last address */
+	uint64_t pgoff;		/* key of start: file offset, or anon offset */
+	uint32_t cookie;	/* the image */
+};
+
+struct opd_proc {
+	uint32_t tgid;
+	uint32_t app;		/* cookie of the main executable, 0 unknown */
+	bool want_app;		/* exec seen: next file mapping is the app */
+	bool dead;		/* leader exited at exit_time */
+	uint64_t exit_time;
+	struct opd_map *maps;	/* sorted by start */
+	uint32_t nr_maps;
+	uint32_t alloc_maps;
+	uint32_t last_hit;	/* index of the last map found */
+	char comm[16];
+	struct op_list dead_link;	/* on opd_procs.dead, oldest first */
+};
+
+struct opd_procs {
+	struct op_hmap by_tgid;
+	struct opd_proc *last;	/* last looked up: samples come in runs */
+	struct op_list dead;
+	uint32_t nr;
+};
+
+void opd_procs_init(struct opd_procs *procs);
+void opd_procs_release(struct opd_procs *procs);
+
+/* the live (or lingering dead) process tgid, or NULL */
+struct opd_proc *opd_procs_find(struct opd_procs *procs, uint32_t tgid);
+
+/* a new, empty process tgid, replacing any older one with that number */
+struct opd_proc *opd_procs_new(struct opd_procs *procs, uint32_t tgid);
+
+/* fork: a new process child_tgid with copies of parent's maps and app */
+struct opd_proc *opd_procs_fork(struct opd_procs *procs, uint32_t child_tgid,
+				const struct opd_proc *parent);
+
+/* the leader of tgid exited at time; freed later by opd_procs_reap() */
+void opd_procs_exit(struct opd_procs *procs, uint32_t tgid, uint64_t time);
+
+/* free processes that exited more than OPD_PROC_GRACE_NS before now */
+void opd_procs_reap(struct opd_procs *procs, uint64_t now);
+
+/* exec: drop all maps; the next file mapping becomes the app */
+void opd_proc_exec(struct opd_proc *proc, const char *comm);
+
+/*
+ * Map [start, start + len) to cookie with the key of start being pgoff,
+ * replacing whatever overlapped it.  is_file: may become the app.
+ */
+void opd_proc_map(struct opd_proc *proc, uint64_t start, uint64_t len,
+		  uint64_t pgoff, uint32_t cookie, bool is_file);
+
+/* the mapping holding ip, or NULL */
+const struct opd_map *opd_proc_find_map(struct opd_proc *proc, uint64_t ip);
+
+#endif

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Session directory preparation and the files beside the samples. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/opd_session.h"
+#include "libdb/odb.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
+
+static char *join(const char *a, const char *b)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	op_strbuf_addf(&sb, "%s/%s", a, b);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	return op_strbuf_detach(&sb);
+}
+
+static char *absolute(const char *dir)
+{
+	char cwd[4096];
+
+	if (dir[0] == '/')
+		return op_xstrdup(dir);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	return join(cwd, dir);
+}
+
+void opd_session_release(struct opd_session *s)
+{
+	if (!s)
+		return;
+	free(s->dir);
+	free(s->samples);
+	free(s->current);
+	memset(s, 0, sizeof(*s));
+}
+
+/* can we create files in dir?  (access() is wrong for root on ro mounts) */
+static int probe_writable(const char *dir)
+{
+	char *probe = join(dir, ".operf-probe");
+	int fd, ret = 0;
+
+	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		ret = -errno;
+	else if (close(fd))
+		ret = -errno;
+	unlink(probe);
+	free(probe);
+	return ret;
+}
+
+int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
+			struct op_err *err)
+{
+	char *previous = NULL;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->dir = absolute(dir ? dir : "oprofile_data");
+	if (!s->dir) {
+		op_err_set(err, "cannot find the current directory: %s", strerror(errno));
+		return -errno;
+	}
+	s->samples = join(s->dir, "samples");
+	s->current = join(s->samples, "current");
+	previous = join(s->samples, "previous");
+	/* formats.md §1.1: 0775 for the default directory */
+	ret = op_mkdir_p(s->dir, dir ? 0755 : 0775);
+	if (ret) {
+		op_err_set(err, "cannot create session directory '%s': %s", s->dir,
+			   strerror(-ret));
+		goto out;
+	}
+	ret = op_mkdir_p(s->samples, dir ? 0700 : 0775);
+	if (ret) {
+		op_err_set(err, "cannot create '%s': %s", s->samples, strerror(-ret));
+		goto out;
+	}
+	if (!append && op_is_dir(s->current)) {
+		ret = op_remove_tree(previous);
+		if (!ret && rename(s->current, previous))
+			ret = -errno;
+		if (ret) {
+			op_err_set(err, "cannot move '%s' to '%s': %s", s->current,
+				   previous, strerror(-ret));
+			goto out;
+		}
+	}
+	ret = op_mkdir_p(s->current, 0755);
+	if (!ret)
+		ret = probe_writable(s->current);
+	if (ret)
+		op_err_set(err, "cannot write to '%s': %s", s->current, strerror(-ret));
+out:
+	free(previous);
+	return ret;
+}
+
+int opd_session_write_abi(const struct opd_session *s)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	char *path = join(s->dir, "abi");
+	int ret;
+
+#define ABI(name, value) op_strbuf_addf(&sb, "%s %zu\n", name, (size_t)(value))
+	ABI("sizeof_double", sizeof(double));
+	ABI("sizeof_u64", sizeof(uint64_t));
+	ABI("sizeof_u8", sizeof(uint8_t));
+	ABI("sizeof_u32", sizeof(uint32_t));
+	ABI("sizeof_int", sizeof(int));
+	ABI("sizeof_unsigned_int", sizeof(unsigned int));
+	ABI("sizeof_odb_key_t", sizeof(odb_key_t));
+	ABI("sizeof_odb_index_t", sizeof(odb_index_t));
+	ABI("sizeof_odb_value_t", sizeof(odb_value_t));
+	ABI("sizeof_odb_node_nr_t", sizeof(odb_index_t));
+	ABI("sizeof_odb_descr_t", sizeof(struct odb_descr));
+	ABI("sizeof_odb_node_t", sizeof(struct odb_node));
+	ABI("sizeof_struct_opd_header", sizeof(struct opd_header));
+	ABI("offsetof_node_key", offsetof(struct odb_node, key));
+	ABI("offsetof_node_value", offsetof(struct odb_node, value));
+	ABI("offsetof_node_next", offsetof(struct odb_node, next));
+	ABI("offsetof_descr_size", offsetof(struct odb_descr, size));
+	ABI("offsetof_descr_current_size", offsetof(struct odb_descr, current_size));
+	ABI("offsetof_header_magic", offsetof(struct opd_header, magic));
+	ABI("offsetof_header_version", offsetof(struct opd_header, version));
+	ABI("offsetof_header_cpu_type", offsetof(struct opd_header, cpu_type));
+	ABI("offsetof_header_ctr_event", offsetof(struct opd_header, ctr_event));
+	ABI("offsetof_header_ctr_um", offsetof(struct opd_header, ctr_um));
+	ABI("offsetof_header_ctr_count", offsetof(struct opd_header, ctr_count));
+	ABI("offsetof_header_is_kernel", offsetof(struct opd_header, is_kernel));
+	ABI("offsetof_header_cpu_speed", offsetof(struct opd_header, cpu_speed));
+	ABI("offsetof_header_mtime", offsetof(struct opd_header, mtime));
+	ABI("offsetof_header_cg_to_is_kernel", offsetof(struct opd_header, cg_to_is_kernel));
+	ABI("offsetof_header_anon_start", offsetof(struct opd_header, anon_start));
+	ABI("offsetof_header_cg_to_anon_start", offsetof(struct opd_header, cg_to_anon_start));
+#undef ABI
+	{
+		const uint16_t one = 1;
+
+		op_strbuf_addf(&sb, "little_endian %d\n", *(const uint8_t *)&one);
+	}
+	ret = op_strbuf_failed(&sb) ? -ENOMEM :
+	      op_write_file_atomic(path, sb.buf, sb.len, 0644);
+	op_strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+static int write_number(const char *dir, const char *name, uint64_t value)
+{
+	char *path = join(dir, name), buf[32];
+	int len = snprintf(buf, sizeof(buf), "%" PRIu64, value);
+	int ret = op_write_file_atomic(path, buf, (size_t)len, 0644);
+
+	free(path);
+	return ret;
+}
+
+int opd_session_write_stats(const struct opd_session *s,
+			    const struct opd_stats *stats,
+			    const struct opev_event *events, size_t nr_events,
+			    const bool *throttled)
+{
+	char *dir = join(s->current, "stats"), *tdir = join(dir, "throttled");
+	int ret, i;
+	size_t e;
+
+	ret = op_mkdir_p(dir, 0755);
+	for (i = OPD_FIRST_LOST; i < OPD_NR_STATS && !ret; i++)
+		if (stats->count[i] && opd_stat_file(i))
+			ret = write_number(dir, opd_stat_file(i), stats->count[i]);
+	if (!ret && opd_stats_lost(stats))
+		ret = write_number(dir, "total_samples", stats->count[OPD_STAT_SAMPLES]);
+	for (e = 0; e < nr_events && !ret; e++) {
+		char *path;
+
+		if (!throttled[e])
+			continue;
+		ret = op_mkdir_p(tdir, 0755);
+		path = join(tdir, events[e].name);
+		if (!ret)
+			ret = op_write_file_atomic(path, "", 0, 0644);
+		free(path);
+	}
+	free(dir);
+	free(tdir);
+	return ret;
+}
+
+int opd_session_append_log(const struct opd_session *s, const char *started,
+			   const struct opd_stats *stats, const char *extra)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	char *path = join(s->samples, "operf.log"), now[64];
+	int fd, ret, i;
+
+	opd_time_string(now, sizeof(now));
+	op_strbuf_addf(&sb, "\nProfiling started at %s\nProfiling stopped at %s\n",
+		       started, now);
+	op_strbuf_addstr(&sb, "\n-- oprofile-ng operf statistics --\n");
+	for (i = 0; i < OPD_NR_STATS; i++)
+		op_strbuf_addf(&sb, "%s: %" PRIu64 "\n", opd_stat_desc(i),
+			       stats->count[i]);
+	op_strbuf_addf(&sb, "throttle records: %" PRIu64 "\n", stats->throttle_records);
+	if (extra)
+		op_strbuf_addstr(&sb, extra);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	ret = fd < 0 ? -errno : 0;
+	if (!ret)
+		ret = op_strbuf_failed(&sb) ? -ENOMEM : op_write_all(fd, sb.buf, sb.len);
+	if (fd >= 0 && close(fd) && !ret)
+		ret = -errno;
+	op_strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+int opd_session_write_info(const struct opd_session *s, const char *text)
+{
+	char *path = join(s->current, "session.info");
+	int ret = op_write_file_atomic(path, text, strlen(text), 0644);
+
+	free(path);
+	return ret;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char *data;
+	size_t len;
+	int ret = op_read_file(from, (size_t)256 << 20, &data, &len);
+
+	if (ret)
+		return ret;
+	ret = op_write_file_atomic(to, data, len, 0644);
+	free(data);
+	return ret;
+}
+
+int opd_session_store_kernel(const struct opd_session *s)
+{
+	char *dir = join(s->current, "kernel"), *a, *b;
+	int ret = op_mkdir_p(dir, 0755);
+
+	a = join(dir, "kallsyms");
+	b = join(dir, "modules");
+	if (!ret)
+		ret = copy_file("/proc/kallsyms", a);
+	if (!ret)
+		copy_file("/proc/modules", b);	/* no modules is fine */
+	free(a);
+	free(b);
+	free(dir);
+	return ret;
+}
+
+double opd_cpu_speed(void)
+{
+	char *text;
+	size_t len;
+	double mhz = 0;
+
+	if (!op_read_file("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
+			  64, &text, &len)) {
+		mhz = strtod(text, NULL) / 1000.0;
+		free(text);
+		if (mhz > 0)
+			return mhz;
+	}
+	if (!op_read_file("/proc/cpuinfo", (size_t)4 << 20, &text, &len)) {
+		const char *p = strstr(text, "cpu MHz");
+
+		if (p && (p = strchr(p, ':')))
+			mhz = strtod(p + 1, NULL);
+		free(text);
+	}
+	return mhz > 0 ? mhz : 0;
+}
+
+void opd_time_string(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, size, "%lld", (long long)t);
+}

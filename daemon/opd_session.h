@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The session directory operf and oprofiled write (formats.md §1.1):
+ *	SESSION/abi
+ *	SESSION/samples/operf.log			statistics, appended each run
+ *	SESSION/samples/current/...			sample files
+ *	SESSION/samples/current/stats/			lost-sample counters
+ *	SESSION/samples/current/session.info		what this run did
+ *	SESSION/samples/current/kernel/kallsyms	copies for reports after
+ *	SESSION/samples/current/kernel/modules	a reboot
+ *	SESSION/samples/previous/			the run before
+ * OProfile's readers only take files under current/{root} and
+ * current/{kern} as sample files, so the extra files are safe.
+ */
+#ifndef OPD_SESSION_H
+#define OPD_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/opd_stats.h"
+#include "events/opev.h"
+#include "libutil/op_error.h"
+
+struct opd_session {
+	char *dir;		/* SESSION, absolute */
+	char *samples;		/* SESSION/samples */
+	char *current;		/* SESSION/samples/current */
+};
+
+/*
+ * Make the session directory ready for a run, before anything is
+ * profiled: dir is --session-dir (NULL: $PWD/oprofile_data), created if
+ * missing; without append an existing current/ becomes previous/ (the old
+ * previous/ is removed).  Checks that current/ can be written.  Returns 0
+ * or a negative errno with the failing path in err.
+ */
+int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
+			struct op_err *err);
+void opd_session_release(struct opd_session *s);
+
+/* SESSION/abi (formats.md §7.1) */
+int opd_session_write_abi(const struct opd_session *s);
+
+/*
+ * stats/ files: one per non-zero lost counter, total_samples when any is,
+ * and stats/throttled/<event> for throttled events.
+ */
+int opd_session_write_stats(const struct opd_session *s,
+			    const struct opd_stats *stats,
+			    const struct opev_event *events, size_t nr_events,
+			    const bool *throttled);
+
+/* append the run's statistics to samples/operf.log */
+int opd_session_append_log(const struct opd_session *s, const char *started,
+			   const struct opd_stats *stats, const char *extra);
+
+/* current/session.info, written whole (text of key value lines) */
+int opd_session_write_info(const struct opd_session *s, const char *text);
+
+/* copy /proc/kallsyms and /proc/modules to current/kernel/ */
+int opd_session_store_kernel(const struct opd_session *s);
+
+/* MHz of cpu 0 for sample-file headers, 0 if unknown (formats.md §3.2) */
+double opd_cpu_speed(void);
+
+/* "YYYY-MM-DD HH:MM:SS" local time into buf */
+void opd_time_string(char *buf, size_t size);
+
+#endif

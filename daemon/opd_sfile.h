@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Open sample files, found by the fields of a transient that matter for
+ * the --separate settings (the key), created on first use under their
+ * mangled name (formats.md §2), and kept open in a least-recently-used
+ * list bounded below the descriptor limit.  An evicted file is reopened
+ * (its header rewritten, formats.md §1.1) when samples arrive again.
+ */
+#ifndef OPD_SFILE_H
+#define OPD_SFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/opd_image.h"
+#include "events/opev.h"
+#include "libdb/odb.h"
+#include "libutil/op_hmap.h"
+#include "libutil/op_list.h"
+#include "libutil/op_strbuf.h"
+
+#define OPD_ALL UINT32_MAX	/* "all" in a tgid, tid or cpu field */
+
+struct opd_sfile_key {
+	uint32_t app;		/* cookie of the main executable */
+	uint32_t image;		/* cookie of the sampled (caller) image */
+	uint32_t cg_to;		/* callee cookie of a {cg} file, else 0 */
+	uint32_t event;		/* index into the events */
+	uint32_t tgid, tid, cpu;	/* OPD_ALL unless separated */
+	uint32_t pad;		/* zero: keys are compared with memcmp */
+};
+
+struct opd_sfile {
+	struct opd_sfile_key key;
+	uint64_t hash;
+	struct odb_file *odb;	/* NULL while closed */
+	struct op_list lru;	/* on opd_sfiles.lru while open */
+	uint64_t retry_time;	/* after a failure: no retry before this */
+};
+
+struct opd_sfiles {
+	const char *samples_dir;	/* SESSION/samples/current, borrowed */
+	const struct opev_event *events;	/* borrowed */
+	struct opd_images *images;	/* borrowed */
+	double cpu_speed;
+	unsigned max_open;
+	unsigned nr_open;
+	struct op_hmap by_key;
+	struct op_list lru;		/* most recently used first */
+	struct opd_sfile *last;		/* one-entry cache for runs */
+	int first_error;		/* first open/add failure, 0 if none */
+	char first_error_path[512];
+};
+
+void opd_sfiles_init(struct opd_sfiles *sf, const char *samples_dir,
+		     const struct opev_event *events, struct opd_images *images,
+		     double cpu_speed, unsigned max_open);
+/* close every file; returns the first close error (0 if none) */
+int opd_sfiles_release(struct opd_sfiles *sf);
+
+/*
+ * Add count to key in the sample file for k, opening or creating it as
+ * needed.  now is the record time, for retrying files that failed.
+ * Returns 0, or a negative error (odb or errno) after which the sample
+ * counts as lost; the first one is kept in first_error.
+ */
+int opd_sfiles_add(struct opd_sfiles *sf, const struct opd_sfile_key *k,
+		   uint64_t key, uint64_t count, uint64_t now);
+
+/* build the path of a sample file into sb; 0 or -ENOMEM */
+int opd_sfile_path(const struct opd_sfiles *sf, const struct opd_sfile_key *k,
+		   struct op_strbuf *sb);
+
+/* msync every open file (MS_ASYNC) */
+void opd_sfiles_sync(struct opd_sfiles *sf);
+
+#endif

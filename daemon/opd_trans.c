@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Samples to transients: which process, which image and which offset in
+ * it a sample's address falls, and the sample file (and {cg} arcs) it
+ * goes to.  This is the per-sample hot path: cookies and integers only.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "daemon/opd_int.h"
+
+/* an address resolved to an image: the cookie and the sample-file key */
+struct where {
+	uint32_t image;
+	uint64_t offset;
+};
+
+/* resolve ip in kernel or user context; false when nothing maps it */
+static bool resolve(struct opd_engine *e, struct opd_proc *proc, bool kernel,
+		    uint64_t ip, struct where *w)
+{
+	const struct opd_map *m;
+
+	if (kernel) {
+		w->image = opd_kernel_find(&e->kernel, ip, &w->offset);
+		return w->image != 0;
+	}
+	if (!proc || !(m = opd_proc_find_map(proc, ip)))
+		return false;
+	w->image = m->cookie;
+	w->offset = ip - m->start + m->pgoff;
+	return true;
+}
+
+static void add(struct opd_engine *e, struct opd_sfile_key *k, uint64_t key)
+{
+	if (opd_sfiles_add(&e->sfiles, k, key, 1, e->now))
+		e->stats.count[OPD_STAT_LOST_SAMPLEFILE]++;
+}
+
+/*
+ * The arcs of a callchain (formats.md §5): for each adjacent pair of
+ * frames, the caller is the outer frame (a return address) and the callee
+ * the inner one (the sampled ip for the innermost arc).  Context markers
+ * switch between kernel and user addresses.
+ */
+static void add_arcs(struct opd_engine *e, struct opd_proc *proc,
+		     const struct opd_record *rec, struct opd_sfile_key *k)
+{
+	const uint64_t *chain = rec->u.sample.chain;
+	struct where callee = { 0 }, caller;
+	bool have_callee = false, kernel = false;
+	uint64_t i;
+
+	for (i = 0; i < rec->u.sample.nr_chain; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, &chain[i], sizeof(ip));
+		if (ip >= OPD_CONTEXT_MIN) {
+			if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
+				kernel = true;
+			else if (ip == (uint64_t)PERF_CONTEXT_USER)
+				kernel = false;
+			else
+				return;	/* guest or hypervisor frames: stop */
+			continue;
+		}
+		if (!resolve(e, proc, kernel, ip, &caller)) {
+			if (have_callee)
+				e->stats.count[OPD_STAT_LOST_BT_NO_MAPPING]++;
+			have_callee = false;
+			continue;
+		}
+		if (have_callee) {
+			k->image = caller.image;
+			k->cg_to = callee.image;
+			add(e, k, ((caller.offset & 0xffffffffull) << 32) |
+				  (callee.offset & 0xffffffffull));
+			e->stats.count[OPD_STAT_ARCS]++;
+		}
+		callee = caller;
+		have_callee = true;
+	}
+}
+
+void opd_trans_sample(struct opd_engine *e, const struct opd_record *rec)
+{
+	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct opd_sfile_key k = { 0 };
+	struct opd_proc *proc;
+	struct where w;
+	bool kernel;
+
+	e->stats.count[OPD_STAT_SAMPLES]++;
+	k.event = opd_engine_event_of(e, rec->id);
+	if (k.event >= e->cfg.nr_events) {
+		e->stats.count[OPD_STAT_LOST_BAD_RECORD]++;
+		return;
+	}
+	if (mode == PERF_RECORD_MISC_KERNEL) {
+		kernel = true;
+		e->stats.count[OPD_STAT_KERNEL_SAMPLES]++;
+	} else if (mode == PERF_RECORD_MISC_USER) {
+		kernel = false;
+		e->stats.count[OPD_STAT_USER_SAMPLES]++;
+	} else {
+		e->stats.count[mode == PERF_RECORD_MISC_HYPERVISOR ?
+			       OPD_STAT_LOST_HYPERVISOR :
+			       OPD_STAT_LOST_INVALID_DOMAIN]++;
+		return;
+	}
+	/* pid 0 is the idle task, -1 a sample outside any task */
+	proc = rec->pid && rec->pid != UINT32_MAX ?
+	       opd_procs_find(&e->procs, rec->pid) : NULL;
+	if (!resolve(e, proc, kernel, rec->u.sample.ip, &w)) {
+		e->stats.count[kernel ? OPD_STAT_LOST_KERNEL :
+			       proc ? OPD_STAT_LOST_NO_MAPPING :
+			       OPD_STAT_LOST_NO_APP_USER]++;
+		return;
+	}
+	/* no known executable (kernel threads, idle): the image is the app */
+	k.app = proc && proc->app ? proc->app : w.image;
+	k.tgid = k.tid = k.cpu = OPD_ALL;
+	if (e->cfg.separate_thread) {
+		k.tgid = rec->pid;
+		k.tid = rec->tid;
+	}
+	if (e->cfg.separate_cpu)
+		k.cpu = rec->cpu;
+	k.image = w.image;
+	add(e, &k, w.offset);
+	if (e->cfg.callgraph && rec->u.sample.nr_chain)
+		add_arcs(e, proc, rec, &k);
+}

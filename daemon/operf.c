@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * operf: profile a command (with its forks, threads and execs), a running
+ * process or the whole system into OProfile sample files.
+ *
+ *   operf [options] [--system-wide | --pid PID | command [args]]
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/opd_engine.h"
+#include "daemon/opd_kernel.h"
+#include "daemon/opd_record.h"
+#include "daemon/opd_session.h"
+#include "daemon/opd_stream.h"
+#include "daemon/opd_synth.h"
+#include "daemon/operf_events.h"
+#include "daemon/operf_target.h"
+#include "daemon/perf_events.h"
+#include "libdb/odb.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+#include "libutil/op_file.h"
+#include "libutil/op_parse.h"
+#include "libutil/op_popt.h"
+#include "libutil/op_strbuf.h"
+
+#define RING_KIB 512		/* per-CPU ring buffer */
+#define POLL_MS 100		/* longest wait between read rounds */
+#define STOP_GRACE_MS 2000	/* after forwarding SIGINT to the command */
+
+struct operf_options {
+	char *events;
+	int callgraph;
+	int separate_thread;
+	int separate_cpu;
+	char *session_dir;
+	int append;
+	char *vmlinux;
+	int lazy;
+	char *verbose;
+	int version;
+	int help;
+	int system_wide;
+	int pid;
+};
+
+/* filled by popt, then passed down as const */
+static struct operf_options opts;
+
+static const struct poptOption options_table[] = {
+	{ "events", 'e', POPT_ARG_STRING, &opts.events, 0,
+	  "comma-separated events: NAME:count[:unitmask[:kernel[:user]]]", "EVENTS" },
+	{ "callgraph", 'g', POPT_ARG_NONE, &opts.callgraph, 0,
+	  "record call graphs (caller/callee arcs)", NULL },
+	{ "separate-thread", 't', POPT_ARG_NONE, &opts.separate_thread, 0,
+	  "separate samples by process and thread (tgid, tid)", NULL },
+	{ "separate-cpu", 'c', POPT_ARG_NONE, &opts.separate_cpu, 0,
+	  "separate samples by cpu", NULL },
+	{ "session-dir", 'd', POPT_ARG_STRING, &opts.session_dir, 0,
+	  "session directory (default ./oprofile_data)", "DIR" },
+	{ "append", 'a', POPT_ARG_NONE, &opts.append, 0,
+	  "add to the current profile instead of moving it to 'previous'", NULL },
+	{ "vmlinux", 'k', POPT_ARG_STRING, &opts.vmlinux, 0,
+	  "vmlinux file of the running kernel, for kernel samples", "FILE" },
+	{ "lazy-conversion", 'l', POPT_ARG_NONE, &opts.lazy, 0,
+	  "record the raw sample stream and convert it after profiling", NULL },
+	{ "verbose", 'V', POPT_ARG_STRING, &opts.verbose, 0,
+	  "debug output: debug, perf_events, misc, sfile, arcs or all", "LEVELS" },
+	{ "version", 'v', POPT_ARG_NONE, &opts.version, 0,
+	  "print the version and exit", NULL },
+	{ NULL, 'h', POPT_ARG_NONE, &opts.help, 0, "show this help and exit", NULL },
+	{ "system-wide", 's', POPT_ARG_NONE, &opts.system_wide, 0,
+	  "profile every process on every cpu (root or perf_event_paranoid <= 0)", NULL },
+	{ "pid", 'p', POPT_ARG_INT, &opts.pid, 0,
+	  "profile the running process PID and its threads", "PID" },
+	POPT_AUTOHELP
+	POPT_TABLEEND
+};
+
+static void options_release(struct operf_options *o)
+{
+	free(o->events);
+	free(o->session_dir);
+	free(o->vmlinux);
+	free(o->verbose);
+}
+
+/* -V levels: any level turns on debug output, all/debug the most */
+static int parse_verbose(const char *list)
+{
+	static const char *const known[] = { "debug", "perf_events", "misc",
+					     "sfile", "arcs", "all" };
+	enum op_msg_level level = OP_MSG_VERBOSE;
+	char *copy = op_xstrdup(list), *save = NULL, *tok;
+	int ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(tok, known[i]))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			op_usage_error("unknown --verbose level '%s' (debug, perf_events, "
+				       "misc, sfile, arcs, all)", tok);
+			ret = -1;
+			break;
+		}
+		if (!strcmp(tok, "all") || !strcmp(tok, "debug"))
+			level = OP_MSG_DEBUG;
+	}
+	free(copy);
+	if (!ret)
+		op_msg_set_level(level);
+	return ret;
+}
+
+/* everything one run needs, set up step by step by main() */
+struct run {
+	const struct operf_options *o;
+	char **argv;			/* the command, or NULL */
+	struct operf_events evs;
+	struct opd_session session;
+	struct opd_target target;
+	struct operf_target child;
+	struct opd_perf perf;
+	struct op_strbuf layout;
+	struct opd_engine_config cfg;
+	struct opd_engine *engine;	/* live conversion */
+	struct opd_stream_writer *stream;	/* lazy conversion */
+	char *stream_path;
+	char started[64];
+	int sigfd;
+	int child_status;
+	bool child_exited;
+	uint64_t nr_read;		/* bytes read from the rings */
+};
+
+static int setup_signals(struct run *r)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return r->sigfd < 0 ? -errno : 0;
+}
+
+static unsigned max_open_files(size_t perf_fds)
+{
+	struct rlimit rl;
+	rlim_t budget;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 64;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	budget = rl.rlim_cur > perf_fds + 96 ? rl.rlim_cur - perf_fds - 64 : 32;
+	return budget > 2048 ? 2048 : (unsigned)budget;
+}
+
+/* feed one ring's data to the engine or the stream */
+static void consume(struct run *r, uint32_t cpu, const void *data, size_t len)
+{
+	if (!len)
+		return;
+	r->nr_read += len;
+	if (r->stream)
+		opd_stream_write(r->stream, cpu, data, len);
+	else
+		opd_engine_queue(r->engine, cpu, data, len);
+}
+
+static void end_round(struct run *r)
+{
+	if (r->stream)
+		opd_stream_round(r->stream);
+	else
+		opd_engine_round(r->engine);
+}
+
+static void read_rings(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->perf.nr_rings; i++) {
+		const void *data;
+		size_t len;
+
+		opd_perf_read(&r->perf, i, &data, &len);
+		consume(r, r->perf.rings[i].cpu, data, len);
+	}
+	end_round(r);
+}
+
+static int start_engine(struct run *r)
+{
+	struct opd_stream_id *ids;
+	struct opd_stream_info info;
+	size_t i;
+	int ret = 0;
+
+	r->cfg.samples_dir = r->session.current;
+	r->cfg.events = r->evs.events;
+	r->cfg.nr_events = r->evs.nr;
+	r->cfg.sample_type = r->perf.sample_type;
+	r->cfg.separate_thread = r->o->separate_thread;
+	r->cfg.separate_cpu = r->o->separate_cpu;
+	r->cfg.callgraph = r->o->callgraph;
+	r->cfg.nr_cpus = r->perf.nr_cpus;
+	r->cfg.cpu_speed = opd_cpu_speed();
+	r->cfg.kernel_layout = r->layout.buf;
+	r->cfg.vmlinux = r->o->vmlinux;
+	r->cfg.max_open_files = max_open_files(r->perf.nr_fds);
+	if (!r->o->lazy) {
+		r->engine = opd_engine_new(&r->cfg);
+		for (i = 0; i < r->perf.nr_ids; i++)
+			opd_engine_add_id(r->engine, r->perf.ids[i].id, r->perf.ids[i].event);
+		return 0;
+	}
+	ids = op_xcalloc(r->perf.nr_ids + 1, sizeof(*ids));
+	for (i = 0; i < r->perf.nr_ids; i++) {
+		ids[i].id = r->perf.ids[i].id;
+		ids[i].event = r->perf.ids[i].event;
+	}
+	info = (struct opd_stream_info){
+		.sample_type = r->perf.sample_type, .nr_cpus = r->perf.nr_cpus,
+		.events = r->evs.events, .nr_events = r->evs.nr,
+		.ids = ids, .nr_ids = r->perf.nr_ids, .layout = r->layout.buf,
+	};
+	{
+		struct op_strbuf sb = OP_STRBUF_INIT;
+
+		op_strbuf_addf(&sb, "%s/operf.data", r->session.samples);
+		r->stream_path = op_strbuf_detach(&sb);
+		if (!r->stream_path)
+			op_die(1, "out of memory");
+	}
+	ret = opd_stream_create(r->stream_path, &info, &r->stream);
+	free(ids);
+	if (ret)
+		op_error_errno(ret, "cannot create '%s'", r->stream_path);
+	return ret;
+}
+
+/* the processes that existed before we started, as records at time 0 */
+static void synthesize(struct run *r)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	if (r->target.kind == OPD_TARGET_SYSTEM)
+		opd_synth_all(&sb, r->perf.sample_type);
+	else if (r->target.kind == OPD_TARGET_PID)
+		opd_synth_process(&sb, r->target.pid, r->perf.sample_type);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	consume(r, 0, sb.buf, sb.len);
+	op_strbuf_release(&sb);
+}
+
+/* handle pending signals; true when profiling should stop now */
+static bool handle_signals(struct run *r, struct timespec *stop_by)
+{
+	struct signalfd_siginfo si;
+	bool stop = false;
+
+	while (read(r->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGCHLD:
+			if (r->child.pid > 0 && !r->child_exited &&
+			    waitpid(r->child.pid, &r->child_status, WNOHANG) == r->child.pid)
+				r->child_exited = true;
+			/* reap other children we may have (none expected) */
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;
+			break;
+		default:
+			if (r->target.kind == OPD_TARGET_COMMAND && !r->child_exited) {
+				/* let the command end first, as perf record does */
+				kill(r->child.pid, (int)si.ssi_signo);
+				clock_gettime(CLOCK_MONOTONIC, stop_by);
+				stop_by->tv_sec += STOP_GRACE_MS / 1000;
+			} else {
+				stop = true;
+			}
+			break;
+		}
+	}
+	if (r->child_exited)
+		stop = true;
+	if (stop_by->tv_sec) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > stop_by->tv_sec ||
+		    (now.tv_sec == stop_by->tv_sec && now.tv_nsec >= stop_by->tv_nsec))
+			stop = true;
+	}
+	if (r->target.kind == OPD_TARGET_PID && kill(r->target.pid, 0) && errno == ESRCH)
+		stop = true;
+	return stop;
+}
+
+static void profile_loop(struct run *r)
+{
+	size_t n = r->perf.nr_rings + 1, i;
+	struct pollfd *fds = op_xcalloc(n, sizeof(*fds));
+	struct timespec stop_by = { 0, 0 };
+
+	for (i = 0; i < r->perf.nr_rings; i++) {
+		fds[i].fd = r->perf.rings[i].fd;
+		fds[i].events = POLLIN;
+	}
+	fds[n - 1].fd = r->sigfd;
+	fds[n - 1].events = POLLIN;
+	for (;;) {
+		if (poll(fds, n, POLL_MS) < 0 && errno != EINTR)
+			break;
+		read_rings(r);
+		if (handle_signals(r, &stop_by))
+			break;
+	}
+	free(fds);
+}
+
+static int run_command_start(struct run *r)
+{
+	int ret = operf_target_release(&r->child);
+
+	if (ret) {
+		op_error("cannot execute '%s': %s", r->argv[0], strerror(-ret));
+		if (ret == -ENOENT)
+			op_hint("is '%s' in your PATH?", r->argv[0]);
+		return 3;
+	}
+	return 0;
+}
+
+/* session.info: what this run was, for the report tools */
+static void write_info(struct run *r)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	size_t i;
+
+	op_strbuf_addf(&sb, "tool operf %s\n", PACKAGE_VERSION);
+	op_strbuf_addf(&sb, "started %s\n", r->started);
+	if (r->target.kind == OPD_TARGET_SYSTEM) {
+		op_strbuf_addstr(&sb, "target system-wide\n");
+	} else if (r->target.kind == OPD_TARGET_PID) {
+		op_strbuf_addf(&sb, "target pid %d\n", (int)r->target.pid);
+	} else {
+		op_strbuf_addstr(&sb, "target command");
+		for (i = 0; r->argv[i]; i++)
+			op_strbuf_addf(&sb, " %s", r->argv[i]);
+		op_strbuf_addch(&sb, '\n');
+	}
+	for (i = 0; i < r->evs.nr; i++) {
+		const struct opev_event *ev = &r->evs.events[i];
+
+		op_strbuf_addf(&sb, "event %s %s %llu %u %u %u %s\n", ev->name,
+			       ev->kind == OPEV_SOFTWARE_CLOCK ? "software" : "hardware",
+			       (unsigned long long)ev->period, ev->op_cpu_type,
+			       ev->op_event, ev->op_unit_mask, ev->desc);
+	}
+	if (r->evs.fallback)
+		op_strbuf_addf(&sb, "fallback %s\n", r->evs.fallback_reason);
+	if (r->perf.kernel_excluded)
+		op_strbuf_addstr(&sb, "kernel-excluded perf_event_paranoid\n");
+	op_strbuf_addf(&sb, "separate-thread %d\nseparate-cpu %d\ncallgraph %d\n",
+		       r->o->separate_thread, r->o->separate_cpu, r->o->callgraph);
+	if (r->o->vmlinux)
+		op_strbuf_addf(&sb, "vmlinux %s\n", r->o->vmlinux);
+	if (!op_strbuf_failed(&sb) && opd_session_write_info(&r->session, sb.buf))
+		op_warning("cannot write '%s/session.info'", r->session.current);
+	op_strbuf_release(&sb);
+}
+
+/* lazy conversion: replay the recorded stream through a new engine */
+static int convert_stream(struct run *r)
+{
+	struct opd_stream_reader *reader;
+	struct op_err err = { "" };
+	int ret;
+
+	ret = opd_stream_close_writer(r->stream);
+	r->stream = NULL;
+	if (ret) {
+		op_error_errno(ret, "cannot write '%s'", r->stream_path);
+		return 1;
+	}
+	ret = opd_stream_open(r->stream_path, &reader, &err);
+	if (ret) {
+		op_error("cannot read back '%s': %s", r->stream_path, err.msg);
+		return 1;
+	}
+	r->engine = opd_engine_new(&r->cfg);
+	ret = opd_stream_replay(reader, r->engine, &err);
+	opd_stream_close(reader);
+	if (ret < 0) {
+		op_error("cannot convert '%s': %s", r->stream_path, err.msg);
+		return 1;
+	}
+	if (!getenv("OPERF_KEEP_DATA"))
+		unlink(r->stream_path);
+	return 0;
+}
+
+static void summarize(struct run *r)
+{
+	const struct opd_stats *st = opd_engine_stats(r->engine);
+	uint64_t lost = opd_stats_lost(st), total = st->count[OPD_STAT_SAMPLES];
+	const char *path;
+	int err = opd_engine_first_error(r->engine, &path);
+	size_t i;
+
+	if (err)
+		op_warning("samples were lost writing sample file '%s': %s", path,
+			   odb_strerror(err));
+	for (i = 0; i < r->evs.nr; i++)
+		if (opd_engine_throttled(r->engine, (uint32_t)i))
+			op_warning("the kernel throttled event '%s': fewer samples than "
+				   "its rate asks for", r->evs.events[i].name);
+	if (lost)
+		op_warning("%llu of %llu samples lost (%.2f%%); see %s/operf.log",
+			   (unsigned long long)lost, (unsigned long long)total,
+			   total ? 100.0 * (double)lost / (double)total : 100.0,
+			   r->session.samples);
+	if (r->target.kind == OPD_TARGET_COMMAND && WIFSIGNALED(r->child_status))
+		op_notice("operf: '%s' was killed by signal %d", r->argv[0],
+			  WTERMSIG(r->child_status));
+	op_notice("operf: %llu samples (%llu kernel, %llu user) in %zu sample files; "
+		  "profile in %s",
+		  (unsigned long long)total,
+		  (unsigned long long)st->count[OPD_STAT_KERNEL_SAMPLES],
+		  (unsigned long long)st->count[OPD_STAT_USER_SAMPLES],
+		  opd_engine_nr_files(r->engine), r->session.dir);
+}
+
+static int finish(struct run *r)
+{
+	const struct opd_stats *st;
+	char extra[512];
+	int ret = 0;
+
+	if (r->stream && convert_stream(r))
+		return 1;
+	if (opd_engine_finish(r->engine))
+		op_warning("closing sample files reported an error");
+	st = opd_engine_stats(r->engine);
+	{
+		bool *thr = op_xcalloc(r->evs.nr, sizeof(*thr));
+		size_t i;
+
+		for (i = 0; i < r->evs.nr; i++)
+			thr[i] = opd_engine_throttled(r->engine, (uint32_t)i);
+		if (opd_session_write_stats(&r->session, st, r->evs.events, r->evs.nr, thr))
+			op_warning("cannot write '%s/stats'", r->session.current);
+		free(thr);
+	}
+	if (opd_session_write_abi(&r->session))
+		op_warning("cannot write '%s/abi'", r->session.dir);
+	write_info(r);
+	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",
+		 (unsigned long long)r->nr_read);
+	if (opd_session_append_log(&r->session, r->started, st, extra))
+		op_warning("cannot append to '%s/operf.log'", r->session.samples);
+	summarize(r);
+	return ret;
+}
+
+static int check_usage(const struct operf_options *o, int nr_args)
+{
+	int modes = (o->system_wide != 0) + (o->pid != 0) + (nr_args > 0);
+
+	if (modes == 0)
+		return op_usage_error("nothing to profile: give a command, --pid or --system-wide");
+	if (modes > 1)
+		return op_usage_error("a command, --pid and --system-wide cannot be combined");
+	if (o->pid < 0)
+		return op_usage_error("--pid needs a positive process id");
+	if (o->verbose && parse_verbose(o->verbose))
+		return -1;
+	return 0;
+}
+
+/* /proc/sys/kernel/perf_event_paranoid, 2 if unreadable */
+static int read_paranoid(void)
+{
+	char *text;
+	size_t len;
+	int v = 2;
+
+	if (op_read_file("/proc/sys/kernel/perf_event_paranoid", 64, &text, &len))
+		return v;
+	text[strcspn(text, "\n")] = '\0';
+	if (op_parse_int(text, 10, -10, 10, &v))
+		v = 2;
+	free(text);
+	return v;
+}
+
+static int prepare_target(struct run *r, int nr_args, const char **args)
+{
+	if (opts.system_wide) {
+		r->target.kind = OPD_TARGET_SYSTEM;
+		if (geteuid() != 0 && read_paranoid() > 0) {
+			{
+				op_error("--system-wide needs root or perf_event_paranoid <= 0");
+				op_hint("run as root, or: echo 0 > /proc/sys/kernel/perf_event_paranoid");
+				return 1;
+			}
+		}
+	} else if (opts.pid) {
+		r->target.kind = OPD_TARGET_PID;
+		r->target.pid = opts.pid;
+		if (kill(opts.pid, 0) && errno == ESRCH) {
+			op_error("no process with pid %d", opts.pid);
+			return 1;
+		}
+	} else {
+		int i;
+
+		r->target.kind = OPD_TARGET_COMMAND;
+		r->argv = op_xcalloc((size_t)nr_args + 1, sizeof(*r->argv));
+		for (i = 0; i < nr_args; i++)
+			r->argv[i] = op_xstrdup(args[i]);
+	}
+	return 0;
+}
+
+static void run_release(struct run *r)
+{
+	size_t i;
+
+	opd_engine_free(r->engine);
+	opd_stream_close_writer(r->stream);
+	opd_perf_close(&r->perf);
+	operf_events_release(&r->evs);
+	opd_session_release(&r->session);
+	op_strbuf_release(&r->layout);
+	free(r->stream_path);
+	for (i = 0; r->argv && r->argv[i]; i++)
+		free(r->argv[i]);
+	free(r->argv);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+}
+
+static void print_help(poptContext ctx)
+{
+	poptPrintHelp(ctx, stdout, 0);
+}
+
+/* everything after option parsing; returns the exit status */
+static int run(struct run *r, int nr_args, const char **args)
+{
+	struct op_err err = { "" };
+	int ret;
+
+	ret = prepare_target(r, nr_args, args);
+	if (ret)
+		return ret;
+	ret = operf_events_choose(&r->evs, r->o->events);
+	if (ret)
+		return ret;
+	if (r->evs.fallback)
+		op_notice("operf: notice: %s; sampling with the cpu-clock software "
+			  "event every %llu ns instead", r->evs.fallback_reason,
+			  (unsigned long long)r->evs.events[0].period);
+	if (opd_session_prepare(&r->session, r->o->session_dir, r->o->append, &err)) {
+		op_error("%s", err.msg);
+		op_hint("choose another directory with --session-dir");
+		return 1;
+	}
+	opd_time_string(r->started, sizeof(r->started));
+	/* kallsyms may be hidden (kptr_restrict): the report then says so */
+	opd_session_store_kernel(&r->session);
+	opd_kernel_read_layout(&r->layout, "/proc/kallsyms", "/proc/modules");
+	if (setup_signals(r)) {
+		op_error_errno(errno, "cannot set up signal handling");
+		return 1;
+	}
+	if (r->target.kind == OPD_TARGET_COMMAND) {
+		ret = operf_target_fork(&r->child, r->argv);
+		if (ret) {
+			op_error_errno(ret, "cannot start '%s'", r->argv[0]);
+			return 3;
+		}
+		r->target.pid = r->child.pid;
+	}
+	ret = opd_perf_open(&r->perf, r->evs.events, r->evs.nr, &r->target,
+			    r->o->callgraph, RING_KIB, &err);
+	if (ret) {
+		operf_target_abort(&r->child);
+		op_error("%s", err.msg);
+		if (ret == -EACCES || ret == -EPERM)
+			op_hint("see /proc/sys/kernel/perf_event_paranoid, or run as root");
+		return 1;
+	}
+	if (r->perf.kernel_excluded)
+		op_notice("operf: notice: kernel samples excluded "
+			  "(/proc/sys/kernel/perf_event_paranoid forbids them)");
+	if (start_engine(r)) {
+		operf_target_abort(&r->child);
+		return 1;
+	}
+	synthesize(r);
+	if (r->target.kind == OPD_TARGET_COMMAND) {
+		ret = run_command_start(r);
+		if (ret)
+			return ret;
+	} else if (opd_perf_enable(&r->perf)) {
+		op_error_errno(errno, "cannot enable the events");
+		return 1;
+	}
+	op_debug("profiling with %zu event(s) on %zu cpu(s), %zu perf fds",
+		 r->evs.nr, r->perf.nr_rings, r->perf.nr_fds);
+	profile_loop(r);
+	opd_perf_disable(&r->perf);
+	read_rings(r);
+	return finish(r);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .o = &opts, .sigfd = -1 };
+	const char **args;
+	poptContext ctx;
+	int nr_args, status;
+
+	if (op_popt_parse(&ctx, argc, argv, options_table,
+			  "[--system-wide | --pid PID | command [args]]",
+			  POPT_CONTEXT_POSIXMEHARDER))
+		return 2;
+	if (opts.help) {
+		print_help(ctx);
+		status = 0;
+		goto out;
+	}
+	if (opts.version) {
+		printf("operf (" PACKAGE_NAME ") " PACKAGE_VERSION "\n");
+		status = 0;
+		goto out;
+	}
+	args = op_popt_args(ctx, &nr_args);
+	if (check_usage(&opts, nr_args)) {
+		status = 2;
+		goto out;
+	}
+	status = run(&r, nr_args, args);
+	run_release(&r);
+out:
+	poptFreeContext(ctx);
+	options_release(&opts);
+	return status;
+}

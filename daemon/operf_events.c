@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* operf's event choice and the software-clock fallback (operf_events.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/operf_events.h"
+#include "daemon/perf_events.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+
+static int choose_default(struct operf_events *evs, struct opev_ctx *ctx)
+{
+	struct op_err err = { "" };
+	struct opev_event hw;
+	int ret;
+
+	evs->events = op_xcalloc(1, sizeof(*evs->events));
+	evs->nr = 1;
+	ret = opev_default_event(ctx, &hw, &err);
+	if (!ret) {
+		ret = opd_perf_probe(&hw);
+		if (!ret) {
+			evs->events[0] = hw;
+			return 0;
+		}
+		snprintf(evs->fallback_reason, sizeof(evs->fallback_reason),
+			 "%s cannot count here: %s", hw.name,
+			 ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ?
+			 "no hardware PMU" : strerror(-ret));
+	} else {
+		snprintf(evs->fallback_reason, sizeof(evs->fallback_reason),
+			 "no hardware event for this cpu: %s",
+			 err.msg[0] ? err.msg : opev_strerror(ret));
+	}
+	ret = opev_software_clock(&evs->events[0], 0);
+	if (ret) {
+		op_error("cannot set up the cpu-clock event: %s", opev_strerror(ret));
+		return 1;
+	}
+	ret = opd_perf_probe(&evs->events[0]);
+	if (ret) {
+		op_error("cannot open the cpu-clock event: %s", strerror(-ret));
+		op_hint("is perf_events available?  see /proc/sys/kernel/perf_event_paranoid");
+		return 1;
+	}
+	evs->fallback = true;
+	return 0;
+}
+
+static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
+		       const char *list)
+{
+	struct opev_spec *specs = NULL;
+	struct op_err err = { "" };
+	size_t nr, i, j;
+	int ret;
+
+	ret = opev_parse_list(list, &specs, &nr, &err);
+	if (ret) {
+		op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
+		op_hint("events are NAME:count[:unitmask[:kernel[:user]]], comma-separated; see 'ophelp'");
+		return 2;
+	}
+	evs->events = op_xcalloc(nr, sizeof(*evs->events));
+	for (i = 0; i < nr; i++) {
+		err.msg[0] = '\0';
+		ret = opev_encode(ctx, &specs[i], &evs->events[i], &err);
+		if (ret) {
+			op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
+			if (ret == OPEV_ERR_UNKNOWN_EVENT)
+				op_hint("list the events of this machine with 'ophelp', or use -e cpu-clock");
+			free(specs);
+			return 2;
+		}
+		for (j = 0; j < i; j++) {
+			if (!strcmp(evs->events[j].name, evs->events[i].name)) {
+				op_error("event '%s' is given twice", evs->events[i].name);
+				free(specs);
+				return 2;
+			}
+		}
+		evs->nr = i + 1;
+		ret = opd_perf_probe(&evs->events[i]);
+		if (ret) {
+			op_error("event '%s' cannot be opened: %s", evs->events[i].name,
+				 ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ?
+				 "not supported here (no hardware PMU?)" : strerror(-ret));
+			if (evs->events[i].kind == OPEV_HARDWARE)
+				op_hint("this machine may have no hardware PMU: try -e cpu-clock");
+			else
+				op_hint("see /proc/sys/kernel/perf_event_paranoid");
+			free(specs);
+			return 1;
+		}
+	}
+	free(specs);
+	return 0;
+}
+
+int operf_events_choose(struct operf_events *evs, const char *list)
+{
+	struct opev_ctx *ctx;
+	int err = 0, ret;
+
+	memset(evs, 0, sizeof(*evs));
+	ctx = opev_ctx_new(&err);
+	if (!ctx) {
+		op_error("cannot initialise the event library: %s", opev_strerror(err));
+		return 1;
+	}
+	ret = list ? choose_list(evs, ctx, list) : choose_default(evs, ctx);
+	opev_ctx_free(ctx);
+	return ret;
+}
+
+void operf_events_release(struct operf_events *evs)
+{
+	if (!evs)
+		return;
+	free(evs->events);
+	memset(evs, 0, sizeof(*evs));
+}

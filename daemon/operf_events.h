@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Choosing operf's events: the ones given with --events, parsed and
+ * encoded, or the cpu's default, falling back to the cpu-clock software
+ * event when no hardware PMU can count (most VMs).
+ */
+#ifndef OPERF_EVENTS_H
+#define OPERF_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "events/opev.h"
+
+struct operf_events {
+	struct opev_event *events;
+	size_t nr;
+	bool fallback;			/* the default fell back to cpu-clock */
+	char fallback_reason[256];	/* why, for the notice and session.info */
+};
+
+/*
+ * Fill evs from the --events list (NULL: the default).  Returns 0, 2 for
+ * a bad specification or unknown event, 1 when an event exists but cannot
+ * be opened here; the message (and hint) has been printed.
+ */
+int operf_events_choose(struct operf_events *evs, const char *list);
+void operf_events_release(struct operf_events *evs);
+
+#endif

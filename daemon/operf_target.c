@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Fork, hold, exec: the command under operf (see operf_target.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/operf_target.h"
+
+int operf_target_fork(struct operf_target *t, char *const argv[])
+{
+	int go[2], err[2];
+
+	t->pid = -1;
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		int ret = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return ret;
+	}
+	t->pid = fork();
+	if (t->pid < 0) {
+		int ret = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		return ret;
+	}
+	if (t->pid == 0) {
+		sigset_t none;
+		char c;
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		/* wait for operf: EOF (or a byte) means go */
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(go[0]);
+		/* operf blocks the signals it reads through a signalfd */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) != sizeof(e))
+			_exit(126);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	t->go_fd = go[1];
+	t->err_fd = err[0];
+	return 0;
+}
+
+int operf_target_release(struct operf_target *t)
+{
+	ssize_t n;
+	int e = 0;
+
+	close(t->go_fd);
+	t->go_fd = -1;
+	do
+		n = read(t->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(t->err_fd);
+	t->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(t->pid, NULL, 0);
+		return -e;
+	}
+	return 0;
+}
+
+void operf_target_abort(struct operf_target *t)
+{
+	if (t->pid <= 0)
+		return;
+	kill(t->pid, SIGKILL);
+	if (t->go_fd >= 0)
+		close(t->go_fd);
+	if (t->err_fd >= 0)
+		close(t->err_fd);
+	waitpid(t->pid, NULL, 0);
+	t->pid = -1;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perf_event_open and the ring buffers: the only place the perf syscall
+ * is made.  Events are opened per CPU (all CPUs, or one task and its
+ * future children on every CPU, or every thread of a running process on
+ * every CPU), all of a CPU's events writing into one ring buffer.  The
+ * first event also reports mmap, comm, fork and exit records.
+ */
+#ifndef PERF_EVENTS_H
+#define PERF_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "events/opev.h"
+#include "libutil/op_error.h"
+
+enum opd_target_kind {
+	OPD_TARGET_SYSTEM,	/* every task on every CPU (pid -1) */
+	OPD_TARGET_COMMAND,	/* a forked child: enabled when it execs */
+	OPD_TARGET_PID,		/* the threads of a running process */
+};
+
+struct opd_target {
+	enum opd_target_kind kind;
+	pid_t pid;		/* the child or the process; unused for SYSTEM */
+};
+
+struct opd_perf_ring {
+	int fd;			/* the event whose buffer this is */
+	uint32_t cpu;
+	void *base;		/* mmap: metadata page, then the data area */
+	size_t data_size;	/* bytes in the data area, a power of two */
+};
+
+struct opd_perf_id {
+	uint64_t id;
+	uint32_t event;
+};
+
+struct opd_perf {
+	int *fds;
+	size_t nr_fds, alloc_fds;
+	struct opd_perf_ring *rings;	/* one per online CPU */
+	size_t nr_rings;
+	struct opd_perf_id *ids;
+	size_t nr_ids, alloc_ids;
+	unsigned char *scratch;		/* linear copy of one ring's data */
+	size_t scratch_size;
+	uint64_t sample_type;
+	bool kernel_excluded;		/* retried without kernel samples */
+	uint32_t nr_cpus;		/* highest online CPU + 1 */
+};
+
+/*
+ * Open events evs[0 .. nr_evs) for target with a ring of ring_kib KiB
+ * per CPU (rounded to a power of two of pages), call graphs if asked.
+ * When opening with kernel samples is refused (perf_event_paranoid), it
+ * retries without and sets kernel_excluded.  On failure returns a
+ * negative errno with the event and reason in err.
+ */
+int opd_perf_open(struct opd_perf *p, const struct opev_event *evs,
+		  size_t nr_evs, const struct opd_target *target,
+		  bool callgraph, unsigned ring_kib, struct op_err *err);
+
+/* enable / disable every event (command targets enable on exec) */
+int opd_perf_enable(struct opd_perf *p);
+int opd_perf_disable(struct opd_perf *p);
+
+/*
+ * Copy all data now in ring i into p->scratch and give the space back to
+ * the kernel.  The data (*data, *len bytes) is whole records, valid until
+ * the next read.
+ */
+int opd_perf_read(struct opd_perf *p, size_t i, const void **data,
+		  size_t *len);
+
+/* close everything; p is left empty */
+void opd_perf_close(struct opd_perf *p);
+
+/*
+ * Can ev be opened for sampling on this machine at all?  Opens it on the
+ * calling thread, disabled, and closes it.  Returns 0 or a negative errno
+ * (-ENOENT / -EOPNOTSUPP: not supported here, e.g. no hardware PMU).
+ */
+int opd_perf_probe(const struct opev_event *ev);
+
+/* highest online CPU + 1, from /sys/devices/system/cpu/online */
+uint32_t opd_perf_nr_cpus(void);
+
+/* the online CPUs as a list; caller frees */
+uint32_t *opd_perf_online_cpus(size_t *nr);
+
+#endif
