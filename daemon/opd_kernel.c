@@ -12,57 +12,53 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 
-/* _text and _etext from kallsyms; both 0 when hidden or missing */
-static void read_text_range(const char *path, uint64_t *start, uint64_t *end)
+/* the address of symbol name in kallsyms text ("ADDR T name\n"), or 0 */
+static uint64_t find_symbol(const char *text, const char *name)
 {
-	char line[512];
-	FILE *f = fopen(path, "re");
+	size_t nlen = strlen(name);
+	const char *p = text;
 
-	*start = *end = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[256];
+	while ((p = strstr(p, name))) {
+		const char *line = p;
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "_text") || (!*start && !strcmp(name, "_stext")))
-			*start = addr;
-		else if (!strcmp(name, "_etext"))
-			*end = addr;
-		if (*start && *end)
-			break;
+		/* a whole name, preceded by " T " or " t " */
+		if (p - text >= 3 && p[-1] == ' ' && p[-3] == ' ' &&
+		    (p[nlen] == '\n' || p[nlen] == '\0' || p[nlen] == '\t')) {
+			while (line > text && line[-1] != '\n')
+				line--;
+			return strtoull(line, NULL, 16);
+		}
+		p += nlen;
 	}
-	fclose(f);
-	if (*end <= *start)
-		*start = *end = 0;
+	return 0;
 }
 
-int opd_kernel_read_layout(struct op_strbuf *sb, const char *kallsyms,
-			   const char *modules)
+int opd_kernel_layout(struct op_strbuf *sb, const char *kallsyms,
+		      const char *modules)
 {
-	uint64_t start, end;
-	char line[1024];
-	FILE *f;
+	const char *p = modules;
 
-	read_text_range(kallsyms, &start, &end);
-	if (start)
-		op_strbuf_addf(sb, "text %" PRIx64 " %" PRIx64 "\n", start, end);
-	f = fopen(modules, "re");
-	if (f) {
-		/* "name size refcount deps state address ..." */
-		while (fgets(line, sizeof(line), f)) {
-			char name[64], deps[512], state[32];
-			unsigned long long size, addr;
-			int refs;
+	if (kallsyms) {
+		uint64_t start = find_symbol(kallsyms, "_text");
+		uint64_t end = find_symbol(kallsyms, "_etext");
 
-			if (sscanf(line, "%63s %llu %d %511s %31s %llx", name, &size,
-				   &refs, deps, state, &addr) != 6 || !addr || !size)
-				continue;
+		if (!start)
+			start = find_symbol(kallsyms, "_stext");
+		if (start && end > start)
+			op_strbuf_addf(sb, "text %" PRIx64 " %" PRIx64 "\n", start, end);
+	}
+	/* /proc/modules: "name size refcount deps state address ..." */
+	while (p && *p) {
+		char name[64], deps[512], state[32];
+		unsigned long long size, addr;
+		int refs;
+
+		if (sscanf(p, "%63s %llu %d %511s %31s %llx", name, &size, &refs,
+			   deps, state, &addr) == 6 && addr && size)
 			op_strbuf_addf(sb, "module %s %llx %llx\n", name, addr, size);
-		}
-		fclose(f);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
 	}
 	return op_strbuf_failed(sb) ? -ENOMEM : 0;
 }

@@ -39,15 +39,15 @@ struct opd_kernel {
 };
 
 /*
- * Read the layout of the running kernel into sb as text:
+ * Append the layout of a kernel to sb as text:
  *	text START END
  *	module NAME START SIZE
- * from kallsyms and modules (paths, normally /proc/kallsyms and
- * /proc/modules).  Unreadable files or hidden (zero) addresses give an
- * empty or partial layout, not an error.  Returns 0 or -ENOMEM.
+ * from the contents of its kallsyms and modules files (either may be
+ * NULL).  Hidden (zero) addresses give an empty or partial layout, not an
+ * error.  Returns 0 or -ENOMEM.
  */
-int opd_kernel_read_layout(struct op_strbuf *sb, const char *kallsyms,
-			   const char *modules);
+int opd_kernel_layout(struct op_strbuf *sb, const char *kallsyms,
+		      const char *modules);
 
 /*
  * Set up the kernel images from a layout text (as read above, possibly

@@ -47,6 +47,7 @@ void opd_session_release(struct opd_session *s)
 	free(s->dir);
 	free(s->samples);
 	free(s->current);
+	free(s->trash);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -94,7 +95,18 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 		goto out;
 	}
 	if (!append && op_is_dir(s->current)) {
-		ret = op_remove_tree(previous);
+		/* set the old previous/ aside now, delete it once profiling runs */
+		if (op_is_dir(previous)) {
+			struct op_strbuf sb = OP_STRBUF_INIT;
+
+			op_strbuf_addf(&sb, "%s/.previous-old.%ld", s->samples,
+				       (long)getpid());
+			s->trash = op_strbuf_detach(&sb);
+			if (!s->trash)
+				op_die(1, "out of memory");
+			if (rename(previous, s->trash))
+				ret = op_remove_tree(previous);
+		}
 		if (!ret && rename(s->current, previous))
 			ret = -errno;
 		if (ret) {
@@ -241,30 +253,27 @@ int opd_session_write_info(const struct opd_session *s, const char *text)
 	return ret;
 }
 
-static int copy_file(const char *from, const char *to)
+void opd_session_cleanup(struct opd_session *s)
 {
-	char *data;
-	size_t len;
-	int ret = op_read_file(from, (size_t)256 << 20, &data, &len);
-
-	if (ret)
-		return ret;
-	ret = op_write_file_atomic(to, data, len, 0644);
-	free(data);
-	return ret;
+	if (s->trash) {
+		op_remove_tree(s->trash);
+		free(s->trash);
+		s->trash = NULL;
+	}
 }
 
-int opd_session_store_kernel(const struct opd_session *s)
+int opd_session_store_kernel(const struct opd_session *s, const char *kallsyms,
+			     size_t kallsyms_len, const char *modules)
 {
 	char *dir = join(s->current, "kernel"), *a, *b;
 	int ret = op_mkdir_p(dir, 0755);
 
 	a = join(dir, "kallsyms");
 	b = join(dir, "modules");
-	if (!ret)
-		ret = copy_file("/proc/kallsyms", a);
-	if (!ret)
-		copy_file("/proc/modules", b);	/* no modules is fine */
+	if (!ret && kallsyms)
+		ret = op_write_file_atomic(a, kallsyms, kallsyms_len, 0644);
+	if (!ret && modules)
+		ret = op_write_file_atomic(b, modules, strlen(modules), 0644);
 	free(a);
 	free(b);
 	free(dir);

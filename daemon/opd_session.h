@@ -26,6 +26,7 @@ struct opd_session {
 	char *dir;		/* SESSION, absolute */
 	char *samples;		/* SESSION/samples */
 	char *current;		/* SESSION/samples/current */
+	char *trash;		/* old previous/ waiting to be removed, or NULL */
 };
 
 /*
@@ -58,8 +59,18 @@ int opd_session_append_log(const struct opd_session *s, const char *started,
 /* current/session.info, written whole (text of key value lines) */
 int opd_session_write_info(const struct opd_session *s, const char *text);
 
-/* copy /proc/kallsyms and /proc/modules to current/kernel/ */
-int opd_session_store_kernel(const struct opd_session *s);
+/*
+ * Write the kernel's kallsyms and modules texts (either may be NULL) to
+ * current/kernel/, for reports made after a reboot.
+ */
+int opd_session_store_kernel(const struct opd_session *s, const char *kallsyms,
+			     size_t kallsyms_len, const char *modules);
+
+/*
+ * Remove the previous run's samples moved aside by opd_session_prepare()
+ * (done after the profiled command has started, not before).
+ */
+void opd_session_cleanup(struct opd_session *s);
 
 /* MHz of cpu 0 for sample-file headers, 0 if unknown (formats.md §3.2) */
 double opd_cpu_speed(void);

@@ -202,6 +202,7 @@ static void end_round(struct run *r)
 
 static void read_rings(struct run *r)
 {
+	uint64_t before = r->nr_read;
 	size_t i;
 
 	for (i = 0; i < r->perf.nr_rings; i++) {
@@ -211,7 +212,8 @@ static void read_rings(struct run *r)
 		opd_perf_read(&r->perf, i, &data, &len);
 		consume(r, r->perf.rings[i].cpu, data, len);
 	}
-	end_round(r);
+	if (r->nr_read != before)
+		end_round(r);
 }
 
 static int start_engine(struct run *r)
@@ -262,6 +264,30 @@ static int start_engine(struct run *r)
 	if (ret)
 		op_error_errno(ret, "cannot create '%s'", r->stream_path);
 	return ret;
+}
+
+/*
+ * The kernel's symbols and module list: a copy in the session for the
+ * reports, and the layout (text range, module ranges) for the engine.
+ * kallsyms may be unreadable or hide addresses (kptr_restrict): kernel
+ * samples then all go to no-vmlinux, and the report says why.
+ */
+static void load_kernel_info(struct run *r)
+{
+	char *kallsyms = NULL, *modules = NULL;
+	size_t klen = 0, mlen = 0;
+
+	if (op_read_file("/proc/kallsyms", (size_t)256 << 20, &kallsyms, &klen))
+		kallsyms = NULL;
+	if (op_read_file("/proc/modules", (size_t)16 << 20, &modules, &mlen))
+		modules = NULL;
+	if (opd_session_store_kernel(&r->session, kallsyms, klen, modules))
+		op_warning("cannot store the kernel symbols in '%s/kernel'",
+			   r->session.current);
+	if (opd_kernel_layout(&r->layout, kallsyms, modules))
+		op_die(1, "out of memory");
+	free(kallsyms);
+	free(modules);
 }
 
 /* the processes that existed before we started, as records at time 0 */
@@ -594,9 +620,6 @@ static int run(struct run *r, int nr_args, const char **args)
 		return 1;
 	}
 	opd_time_string(r->started, sizeof(r->started));
-	/* kallsyms may be hidden (kptr_restrict): the report then says so */
-	opd_session_store_kernel(&r->session);
-	opd_kernel_read_layout(&r->layout, "/proc/kallsyms", "/proc/modules");
 	if (setup_signals(r)) {
 		op_error_errno(errno, "cannot set up signal handling");
 		return 1;
@@ -621,19 +644,28 @@ static int run(struct run *r, int nr_args, const char **args)
 	if (r->perf.kernel_excluded)
 		op_notice("operf: notice: kernel samples excluded "
 			  "(/proc/sys/kernel/perf_event_paranoid forbids them)");
-	if (start_engine(r)) {
-		operf_target_abort(&r->child);
-		return 1;
-	}
-	synthesize(r);
+	/*
+	 * The command runs from here on; its samples wait in the ring
+	 * buffers while the slower set-up below (reading kallsyms, about
+	 * 50 ms) overlaps with it instead of delaying its start.
+	 */
 	if (r->target.kind == OPD_TARGET_COMMAND) {
 		ret = run_command_start(r);
 		if (ret)
 			return ret;
-	} else if (opd_perf_enable(&r->perf)) {
+	}
+	load_kernel_info(r);
+	if (start_engine(r)) {
+		if (r->target.kind == OPD_TARGET_COMMAND)
+			kill(r->child.pid, SIGKILL);
+		return 1;
+	}
+	synthesize(r);
+	if (r->target.kind != OPD_TARGET_COMMAND && opd_perf_enable(&r->perf)) {
 		op_error_errno(errno, "cannot enable the events");
 		return 1;
 	}
+	opd_session_cleanup(&r->session);
 	op_debug("profiling with %zu event(s) on %zu cpu(s), %zu perf fds",
 		 r->evs.nr, r->perf.nr_rings, r->perf.nr_fds);
 	profile_loop(r);

@@ -81,7 +81,8 @@ uint32_t opd_perf_nr_cpus(void)
 }
 
 static void fill_attr(struct perf_event_attr *attr, const struct opev_event *ev,
-		      uint64_t sample_type, bool tracking, bool exclude_kernel)
+		      uint64_t sample_type, bool tracking, bool exclude_kernel,
+		      uint32_t wakeup_bytes)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -96,7 +97,9 @@ static void fill_attr(struct perf_event_attr *attr, const struct opev_event *ev,
 	attr->exclude_user = ev->exclude_user;
 	attr->exclude_hv = 1;
 	attr->sample_id_all = 1;
+	/* wake the reader when a quarter of the ring is full, not per record */
 	attr->watermark = 1;
+	attr->wakeup_watermark = wakeup_bytes;
 	if (tracking) {
 		attr->mmap = 1;
 		attr->mmap2 = 1;
@@ -220,7 +223,8 @@ static int open_one(struct opd_perf *p, const struct opev_event *ev,
 	struct perf_event_attr attr;
 	int fd;
 
-	fill_attr(&attr, ev, p->sample_type, tracking, p->kernel_excluded);
+	fill_attr(&attr, ev, p->sample_type, tracking, p->kernel_excluded,
+		  p->wakeup_bytes);
 	if (target->kind != OPD_TARGET_SYSTEM)
 		attr.inherit = 1;
 	if (target->kind == OPD_TARGET_COMMAND)
@@ -258,6 +262,7 @@ int opd_perf_open(struct opd_perf *p, const struct opev_event *evs,
 
 	memset(p, 0, sizeof(*p));
 	p->sample_type = OPD_SAMPLE_TYPE | (callgraph ? PERF_SAMPLE_CALLCHAIN : 0);
+	p->wakeup_bytes = ring_kib * 1024u / 4;
 	p->nr_cpus = opd_perf_nr_cpus();
 	cpus = opd_perf_online_cpus(&nr_cpus);
 	one = target->kind == OPD_TARGET_SYSTEM ? -1 : target->pid;
@@ -386,7 +391,7 @@ int opd_perf_probe(const struct opev_event *ev)
 	struct perf_event_attr attr;
 	int fd;
 
-	fill_attr(&attr, ev, OPD_SAMPLE_TYPE, false, false);
+	fill_attr(&attr, ev, OPD_SAMPLE_TYPE, false, false, 4096);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd == -EACCES || fd == -EPERM) {
 		attr.exclude_kernel = 1;

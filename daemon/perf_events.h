@@ -51,6 +51,7 @@ struct opd_perf {
 	size_t scratch_size;
 	uint64_t sample_type;
 	bool kernel_excluded;		/* retried without kernel samples */
+	uint32_t wakeup_bytes;		/* poll wakes when a ring holds this much */
 	uint32_t nr_cpus;		/* highest online CPU + 1 */
 };
 

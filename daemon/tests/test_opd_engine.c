@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The engine on synthetic record streams: where samples land (app, image,
+ * key), time ordering across CPUs (a fork read after the child's first
+ * sample), exec, separation, call-graph arcs, anonymous memory, kernel
+ * samples, statistics, the sample-file LRU, name escaping, and recorded
+ * streams replaying to the same files.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "daemon/opd_engine.h"
+#include "daemon/opd_record.h"
+#include "daemon/opd_stream.h"
+#include "daemon/tests/opd_test_records.h"
+#include "libdb/odb.h"
+#include "libutil/op_strbuf.h"
+#include "tests/lib/op_testdir.h"
+
+#define ID 7			/* perf id of event 0 */
+#define US PERF_RECORD_MISC_USER
+#define KS PERF_RECORD_MISC_KERNEL
+#define MS 1000000ull		/* one millisecond of record time */
+
+static struct op_testdir dir;
+static char samples[600];
+static struct opev_event events[1];
+
+static int setup(void **state)
+{
+	(void)state;
+	if (op_testdir_make(&dir))
+		return -1;
+	memset(events, 0, sizeof(events));
+	snprintf(events[0].name, sizeof(events[0].name), "cpu-clock");
+	events[0].kind = OPEV_SOFTWARE_CLOCK;
+	events[0].period = 250000;
+	events[0].op_cpu_type = 4;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	op_testdir_remove(&dir);
+	return 0;
+}
+
+struct opts {
+	bool thread, cpu, callgraph;
+	unsigned max_open;
+	const char *layout;
+};
+
+static struct opd_engine *engine(const char *name, const struct opts *o)
+{
+	struct opd_engine_config cfg = { 0 };
+	struct opd_engine *e;
+
+	snprintf(samples, sizeof(samples), "%s/%s", dir.path, name);
+	cfg.samples_dir = samples;
+	cfg.events = events;
+	cfg.nr_events = 1;
+	cfg.sample_type = OPD_SAMPLE_TYPE | (o && o->callgraph ? PERF_SAMPLE_CALLCHAIN : 0);
+	cfg.separate_thread = o && o->thread;
+	cfg.separate_cpu = o && o->cpu;
+	cfg.callgraph = o && o->callgraph;
+	cfg.nr_cpus = 2;
+	cfg.kernel_layout = o && o->layout ? o->layout : "text ffffffff81000000 ffffffff82000000\n"
+					 "module ext4 ffffffffc0000000 10000\n";
+	cfg.max_open_files = o && o->max_open ? o->max_open : 64;
+	e = opd_engine_new(&cfg);
+	opd_engine_add_id(e, ID, 0);
+	return e;
+}
+
+/* the count at key in the sample file samples/<rel> (0 if absent) */
+static uint64_t count(const char *rel, uint64_t key)
+{
+	char path[PATH_MAX];
+	struct odb_file *f;
+	struct odb_iter it;
+	odb_key_t k;
+	odb_value_t v;
+	uint64_t sum = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", samples, rel);
+	if (odb_file_open(path, ODB_READ, NULL, &f))
+		return 0;
+	it = odb_iter_init(f);
+	while (odb_iter_next(&it, &k, &v))
+		if (k == key)
+			sum += v;
+	odb_file_close(f);
+	return sum;
+}
+
+static const struct opd_header *header_of(const char *rel, struct opd_header *copy)
+{
+	char path[PATH_MAX];
+	struct odb_file *f;
+
+	snprintf(path, sizeof(path), "%s/%s", samples, rel);
+	if (odb_file_open(path, ODB_READ, NULL, &f))
+		return NULL;
+	*copy = *odb_file_header(f);
+	odb_file_close(f);
+	return copy;
+}
+
+#define PROG "{root}/bin/prog"
+#define LIBC "{root}/lib/libc.so.6"
+#define SPEC "cpu-clock.250000.0.all.all.all"
+
+/* pid 100 execs /bin/prog (app) and maps libc */
+static void prog_setup(struct op_strbuf *sb, uint32_t pid, uint64_t t)
+{
+	rec_comm(sb, pid, pid, "prog", 1, t);
+	rec_mmap2(sb, pid, 0x400000, 0x2000, 0, 11, "/bin/prog", t + 1);
+	rec_mmap2(sb, pid, 0x7f0000000000ull, 0x100000, 0x2000, 12, "/lib/libc.so.6", t + 2);
+}
+
+static void test_basic(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("basic", NULL);
+	const struct opd_stats *st;
+	struct opd_header h;
+	int i;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	for (i = 0; i < 3; i++)
+		rec_sample(&sb, ID, 100, 100, 0, US, 0x400100, 2 * MS + i, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7f0000000010ull, 3 * MS, NULL, 0);
+	rec_sample(&sb, ID, 100, 101, 1, US, 0x7f0000000010ull, 3 * MS + 1, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 0, KS, 0xffffffff81000100ull, 4 * MS, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 0, KS, 0xffffffffc0000010ull, 4 * MS + 1, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x500000, 5 * MS, NULL, 0);	/* unmapped */
+	rec_sample(&sb, ID, 999, 999, 0, US, 0x400100, 5 * MS + 1, NULL, 0);	/* unknown */
+	rec_lost(&sb, ID, 17, 6 * MS);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x100), 3);
+	/* a shared library's key is ip - start + pgoff */
+	assert_int_equal(count(PROG "/{dep}/" LIBC "/" SPEC, 0x2010), 2);
+	/* no vmlinux: raw address, as OProfile; modules relative to their start */
+	assert_int_equal(count(PROG "/{dep}/{kern}/no-vmlinux/" SPEC, 0xffffffff81000100ull), 1);
+	assert_int_equal(count(PROG "/{dep}/{kern}/ext4/" SPEC, 0x10), 1);
+	assert_non_null(header_of(PROG "/{dep}/{kern}/ext4/" SPEC, &h));
+	assert_int_equal(h.is_kernel, 1);
+	assert_int_equal(h.cpu_type, 4);
+	assert_int_equal(h.ctr_count, 250000);
+	assert_int_equal(h.mtime, 0);
+	st = opd_engine_stats(e);
+	assert_int_equal(st->count[OPD_STAT_SAMPLES], 9);
+	assert_int_equal(st->count[OPD_STAT_KERNEL_SAMPLES], 2);
+	assert_int_equal(st->count[OPD_STAT_LOST_NO_MAPPING], 1);
+	assert_int_equal(st->count[OPD_STAT_LOST_NO_APP_USER], 1);
+	assert_int_equal(st->count[OPD_STAT_LOST_BY_KERNEL], 17);
+	assert_int_equal(opd_engine_nr_files(e), 4);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/*
+ * A child's first sample sits in CPU 0's buffer, its fork record in CPU
+ * 1's, read after it.  Time order must still apply the fork first.
+ */
+static void test_fork_read_late(void **state)
+{
+	struct op_strbuf cpu0 = OP_STRBUF_INIT, cpu1 = OP_STRBUF_INIT;
+	struct op_strbuf early = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("order", NULL);
+
+	(void)state;
+	prog_setup(&early, 100, 1 * MS);
+	opd_engine_queue(e, 1, early.buf, early.len);
+	opd_engine_round(e);
+	rec_sample(&cpu0, ID, 200, 200, 0, US, 0x400200, 20 * MS, NULL, 0);
+	rec_fork(&cpu1, 200, 100, 200, 10 * MS);
+	opd_engine_queue(e, 0, cpu0.buf, cpu0.len);
+	opd_engine_queue(e, 1, cpu1.buf, cpu1.len);
+	opd_engine_round(e);
+	opd_engine_round(e);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x200), 1);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_NO_APP_USER], 0);
+	opd_engine_free(e);
+	op_strbuf_release(&cpu0);
+	op_strbuf_release(&cpu1);
+	op_strbuf_release(&early);
+}
+
+static void test_exec_in_child(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("exec", NULL);
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	rec_fork(&sb, 300, 100, 300, 2 * MS);
+	rec_sample(&sb, ID, 300, 300, 0, US, 0x400300, 3 * MS, NULL, 0);
+	rec_comm(&sb, 300, 300, "other", 1, 4 * MS);
+	rec_mmap2(&sb, 300, 0x400000, 0x1000, 0, 13, "/bin/other", 4 * MS + 1);
+	rec_sample(&sb, ID, 300, 300, 0, US, 0x400300, 5 * MS, NULL, 0);
+	/* the old mapping of libc is gone after exec */
+	rec_sample(&sb, ID, 300, 300, 0, US, 0x7f0000000010ull, 6 * MS, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x300), 1);
+	assert_int_equal(count("{root}/bin/other/{dep}/{root}/bin/other/" SPEC, 0x300), 1);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_NO_MAPPING], 1);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+static void test_separate(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opts o = { .thread = true, .cpu = true };
+	struct opd_engine *e = engine("sep", &o);
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x400100, 2 * MS, NULL, 0);
+	rec_sample(&sb, ID, 100, 104, 1, US, 0x400100, 2 * MS + 1, NULL, 0);
+	rec_sample(&sb, ID, 100, 104, 1, US, 0x400104, 2 * MS + 2, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/cpu-clock.250000.0.100.100.0", 0x100), 1);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/cpu-clock.250000.0.100.104.1", 0x100), 1);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/cpu-clock.250000.0.100.104.1", 0x104), 1);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+static void test_callgraph(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opts o = { .callgraph = true };
+	struct opd_engine *e = engine("cg", &o);
+	/* leaf in libc called from prog 0x400150, called from prog 0x400190 */
+	const uint64_t chain[] = { (uint64_t)PERF_CONTEXT_USER, 0x7f0000000040ull,
+				   0x400150, 0x400190 };
+	const uint64_t kchain[] = { (uint64_t)PERF_CONTEXT_KERNEL, 0xffffffff81000200ull,
+				    (uint64_t)PERF_CONTEXT_USER, 0x400180, 0x500000 };
+	const struct opd_stats *st;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7f0000000040ull, 2 * MS, chain, 4);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7f0000000040ull, 2 * MS + 1, chain, 4);
+	rec_sample(&sb, ID, 100, 100, 0, KS, 0xffffffff81000200ull, 3 * MS, kchain, 5);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	/* caller image file, {cg}, callee image: key (from << 32) | to */
+	assert_int_equal(count(PROG "/{dep}/" PROG "/{cg}/" LIBC "/" SPEC,
+			       (0x150ull << 32) | 0x2040), 2);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/{cg}/" PROG "/" SPEC,
+			       (0x190ull << 32) | 0x150), 2);
+	/* a system call: user caller, kernel callee (raw address, cut to 32 bits) */
+	assert_int_equal(count(PROG "/{dep}/" PROG "/{cg}/{kern}/no-vmlinux/" SPEC,
+			       (0x180ull << 32) | 0x81000200ull), 1);
+	st = opd_engine_stats(e);
+	assert_int_equal(st->count[OPD_STAT_ARCS], 5);
+	assert_int_equal(st->count[OPD_STAT_LOST_BT_NO_MAPPING], 1);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+static void test_anon_and_names(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("anon", NULL);
+	struct opd_header h;
+	const char *anon = PROG "/{dep}/{anon:anon}/100.0x7e0000000000.0x7e0000000fff/" SPEC;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	rec_mmap2(&sb, 100, 0x7e0000000000ull, 0x1000, 0, 0, "//anon", 2 * MS);
+	rec_mmap2(&sb, 100, 0x7d0000000000ull, 0x1000, 0, 0, "[vdso]", 2 * MS);
+	rec_mmap2(&sb, 100, 0x600000, 0x1000, 0, 14, "/tmp/{dep}/../x lib%", 2 * MS);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7e0000000010ull, 3 * MS, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7d0000000020ull, 3 * MS, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x600030, 3 * MS, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(anon, 0x10), 1);
+	assert_non_null(header_of(anon, &h));
+	assert_int_equal(h.anon_start, 0x7e0000000000ull);
+	assert_int_equal(count(PROG "/{dep}/{anon:[vdso]}/100.0x7d0000000000.0x7d0000000fff/" SPEC,
+			       0x20), 1);
+	/* the escaping rule: no {dep} component, no climbing out */
+	assert_int_equal(count(PROG "/{dep}/{root}/tmp/%7Bdep}/%2E%2E/x lib%25/" SPEC, 0x30), 1);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/* more files than may be open at once: evicted ones are reopened */
+static void test_lru(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opts o = { .thread = true, .max_open = 2 };
+	struct opd_engine *e = engine("lru", &o);
+	uint32_t round, t;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	for (round = 0; round < 10; round++)
+		for (t = 0; t < 5; t++)
+			rec_sample(&sb, ID, 100, 100 + t, 0, US, 0x400100, 2 * MS + round * 10 + t,
+				   NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	for (t = 0; t < 5; t++) {
+		char rel[256];
+
+		snprintf(rel, sizeof(rel), PROG "/{dep}/" PROG "/cpu-clock.250000.0.100.%u.all",
+			 100 + t);
+		assert_int_equal(count(rel, 0x100), 10);
+	}
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/* exited processes are freed after the grace period; a reused pid is new */
+static void test_exit_and_reuse(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("reuse", NULL);
+	const uint64_t s = 1000 * MS;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	rec_exit(&sb, 100, 100, 2 * MS);
+	/* a thread outliving its leader, within the grace period */
+	rec_sample(&sb, ID, 100, 105, 0, US, 0x400100, 3 * MS, NULL, 0);
+	/* long after: gone */
+	rec_sample(&sb, ID, 100, 105, 0, US, 0x400100, 20 * s, NULL, 0);
+	rec_sample(&sb, ID, 100, 105, 0, US, 0x400100, 21 * s, NULL, 0);
+	/* the pid comes back as another program */
+	rec_comm(&sb, 100, 100, "other", 1, 22 * s);
+	rec_mmap2(&sb, 100, 0x400000, 0x1000, 0, 13, "/bin/other", 22 * s + 1);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x400100, 23 * s, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x100), 1);
+	assert_int_equal(count("{root}/bin/other/{dep}/{root}/bin/other/" SPEC, 0x100), 1);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_NO_APP_USER], 2);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+static void test_bad_bytes(void **state)
+{
+	struct opd_engine *e = engine("bad", NULL);
+	unsigned char junk[64];
+
+	(void)state;
+	memset(junk, 0xff, sizeof(junk));
+	assert_int_equal(opd_engine_queue(e, 0, junk, sizeof(junk)), -EINVAL);
+	memset(junk, 0, sizeof(junk));
+	assert_int_equal(opd_engine_queue(e, 0, junk, 4), -EINVAL);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_true(opd_engine_stats(e)->count[OPD_STAT_LOST_BAD_RECORD] >= 2);
+	opd_engine_free(e);
+}
+
+/* the same records through a recorded stream give the same files */
+static void test_stream_roundtrip(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_stream_writer *w;
+	struct opd_stream_reader *r;
+	const struct opd_stream_info *ri;
+	struct opd_stream_id ids[1] = { { .id = ID, .event = 0 } };
+	struct opd_stream_info info = {
+		.sample_type = OPD_SAMPLE_TYPE, .nr_cpus = 2, .events = events,
+		.nr_events = 1, .ids = ids, .nr_ids = 1,
+		.layout = "text ffffffff81000000 ffffffff82000000\n",
+	};
+	struct op_err err;
+	char path[PATH_MAX];
+	struct opd_engine *e;
+
+	(void)state;
+	op_testdir_file(&dir, "stream.data", path, sizeof(path));
+	prog_setup(&sb, 100, 1 * MS);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x400100, 2 * MS, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 1, KS, 0xffffffff81000300ull, 2 * MS, NULL, 0);
+	assert_int_equal(opd_stream_create(path, &info, &w), 0);
+	assert_int_equal(opd_stream_write(w, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_stream_round(w), 0);
+	assert_int_equal(opd_stream_close_writer(w), 0);
+	assert_int_equal(opd_stream_open(path, &r, &err), 0);
+	ri = opd_stream_reader_info(r);
+	assert_int_equal(ri->nr_events, 1);
+	assert_string_equal(ri->events[0].name, "cpu-clock");
+	assert_string_equal(ri->layout, info.layout);
+	e = engine("stream", NULL);
+	assert_int_equal(opd_stream_replay(r, e, &err), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x100), 1);
+	assert_int_equal(count(PROG "/{dep}/{kern}/no-vmlinux/" SPEC, 0xffffffff81000300ull), 1);
+	opd_engine_free(e);
+	opd_stream_close(r);
+	/* a stream cut short replays its whole chunks and says so */
+	{
+		char cut[PATH_MAX];
+		unsigned char *data;
+		size_t len;
+		FILE *f;
+
+		op_testdir_file(&dir, "cut.data", cut, sizeof(cut));
+		assert_int_equal(op_read_file(path, 1 << 20, (char **)&data, &len), 0);
+		f = fopen(cut, "w");
+		fwrite(data, 1, len - 16 - 10, f);
+		fclose(f);
+		free(data);
+		assert_int_equal(opd_stream_open(cut, &r, &err), 0);
+		e = engine("cut", NULL);
+		assert_int_equal(opd_stream_replay(r, e, &err), OPD_STREAM_TRUNCATED);
+		opd_engine_finish(e);
+		opd_engine_free(e);
+		opd_stream_close(r);
+	}
+	op_strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_fork_read_late),
+		cmocka_unit_test(test_exec_in_child),
+		cmocka_unit_test(test_separate),
+		cmocka_unit_test(test_callgraph),
+		cmocka_unit_test(test_anon_and_names),
+		cmocka_unit_test(test_lru),
+		cmocka_unit_test(test_exit_and_reuse),
+		cmocka_unit_test(test_bad_bytes),
+		cmocka_unit_test(test_stream_roundtrip),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
