@@ -33,7 +33,8 @@ struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
 	opd_order_init(&e->order, cfg->nr_cpus, process_record, e);
 	e->throttled = op_xcalloc(cfg->nr_events ? cfg->nr_events : 1,
 				  sizeof(*e->throttled));
-	e->last_id_event = UINT32_MAX;
+	for (size_t i = 0; i < OPD_ID_CACHE; i++)
+		e->id_cache[i].event = UINT32_MAX;
 	return e;
 }
 
@@ -61,15 +62,17 @@ void opd_engine_add_id(struct opd_engine *e, uint64_t id, uint32_t event_idx)
 	e->ids[i].id = id;
 	e->ids[i].event = event_idx;
 	e->nr_ids++;
-	e->last_id_event = UINT32_MAX;
+	for (i = 0; i < OPD_ID_CACHE; i++)
+		e->id_cache[i].event = UINT32_MAX;
 }
 
 uint32_t opd_engine_event_of(struct opd_engine *e, uint64_t id)
 {
+	struct opd_id_map *slot = &e->id_cache[id % OPD_ID_CACHE];
 	size_t lo = 0, hi = e->nr_ids;
 
-	if (e->last_id_event != UINT32_MAX && e->last_id == id)
-		return e->last_id_event;
+	if (slot->event != UINT32_MAX && slot->id == id)
+		return slot->event;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -80,18 +83,18 @@ uint32_t opd_engine_event_of(struct opd_engine *e, uint64_t id)
 	}
 	if (lo == e->nr_ids || e->ids[lo].id != id)
 		return UINT32_MAX;
-	e->last_id = id;
-	e->last_id_event = e->ids[lo].event;
-	return e->last_id_event;
+	*slot = e->ids[lo];
+	return slot->event;
 }
 
-int opd_engine_queue(struct opd_engine *e, uint32_t cpu, const void *data,
-		     size_t len)
+static int queue(struct opd_engine *e, uint32_t cpu, const void *data,
+		 size_t len, bool borrowed)
 {
 	const unsigned char *p = data, *end = p + len;
 
 	while (p < end) {
 		const struct perf_event_header *hdr = (const void *)p;
+		uint64_t time;
 		size_t size;
 
 		if ((size_t)(end - p) < sizeof(*hdr) ||
@@ -99,11 +102,26 @@ int opd_engine_queue(struct opd_engine *e, uint32_t cpu, const void *data,
 			e->stats.count[OPD_STAT_LOST_BAD_RECORD]++;
 			return -EINVAL;
 		}
-		opd_order_add(&e->order, cpu, p, size,
-			      opd_record_time(p, size, e->cfg.sample_type));
+		time = opd_record_time(p, size, e->cfg.sample_type);
+		if (borrowed)
+			opd_order_add_ref(&e->order, cpu, p, size, time);
+		else
+			opd_order_add(&e->order, cpu, p, size, time);
 		p += size;
 	}
 	return 0;
+}
+
+int opd_engine_queue(struct opd_engine *e, uint32_t cpu, const void *data,
+		     size_t len)
+{
+	return queue(e, cpu, data, len, false);
+}
+
+int opd_engine_queue_borrowed(struct opd_engine *e, uint32_t cpu,
+			      const void *data, size_t len)
+{
+	return queue(e, cpu, data, len, true);
 }
 
 void opd_engine_round(struct opd_engine *e)
@@ -214,9 +232,11 @@ static void process_record(void *data, const void *raw, size_t len)
 		return;
 	}
 	if (rec.time > e->now) {
-		if (rec.time / REAP_EVERY_NS != e->now / REAP_EVERY_NS)
-			opd_procs_reap(&e->procs, rec.time);
 		e->now = rec.time;
+		if (rec.time >= e->next_reap) {
+			opd_procs_reap(&e->procs, rec.time);
+			e->next_reap = rec.time + REAP_EVERY_NS;
+		}
 	}
 	switch (rec.type) {
 	case PERF_RECORD_SAMPLE:

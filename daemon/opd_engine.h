@@ -55,6 +55,13 @@ void opd_engine_add_id(struct opd_engine *e, uint64_t id, uint32_t event_idx);
 int opd_engine_queue(struct opd_engine *e, uint32_t cpu, const void *data,
 		     size_t len);
 
+/*
+ * The same without copying the records: data must stay valid and
+ * unchanged until opd_engine_finish() (a mapped stream file).
+ */
+int opd_engine_queue_borrowed(struct opd_engine *e, uint32_t cpu,
+			      const void *data, size_t len);
+
 /* End of a read round over all buffers: process what is safe. */
 void opd_engine_round(struct opd_engine *e);
 

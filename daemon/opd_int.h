@@ -13,6 +13,8 @@
 #include "daemon/opd_stats.h"
 #include "libutil/op_hmap.h"
 
+#define OPD_ID_CACHE 64
+
 struct opd_id_map {
 	uint64_t id;
 	uint32_t event;
@@ -28,8 +30,8 @@ struct opd_engine {
 	struct opd_stats stats;
 	struct opd_id_map *ids;		/* sorted by id */
 	size_t nr_ids;
-	uint32_t last_id_event;		/* cache for runs of one id */
-	uint64_t last_id;
+	struct opd_id_map id_cache[OPD_ID_CACHE];	/* id % size -> event */
+	uint64_t next_reap;		/* record time of the next reaping */
 	bool *throttled;		/* per event */
 	uint64_t now;			/* time of the record being processed */
 	size_t nr_files;		/* sample files used, counted at finish */

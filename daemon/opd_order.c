@@ -52,9 +52,9 @@ static void compact(struct opd_order_queue *q)
 	}
 	if (q->first < q->nr / 2 || q->first < 64)
 		return;
-	base = q->items[q->first].off;
+	base = q->bytes_len;
 	for (i = q->first; i < q->nr; i++)
-		if (q->items[i].off < base)
+		if (!q->items[i].rec && q->items[i].off < base)
 			base = q->items[i].off;
 	memmove(q->bytes, q->bytes + base, q->bytes_len - base);
 	q->bytes_len -= base;
@@ -62,15 +62,44 @@ static void compact(struct opd_order_queue *q)
 	q->nr -= q->first;
 	q->first = 0;
 	for (i = 0; i < q->nr; i++)
-		q->items[i].off -= (uint32_t)base;
+		if (!q->items[i].rec)
+			q->items[i].off -= (uint32_t)base;
+}
+
+/* append item to q, keeping the pending items in (time, seq) order */
+static void insert(struct opd_order *o, struct opd_order_queue *q,
+		   struct opd_order_item *item)
+{
+	size_t i;
+
+	if (q->nr == q->alloc) {
+		q->alloc = q->alloc ? q->alloc * 2 : 1024;
+		q->items = op_xreallocarray(q->items, q->alloc, sizeof(*q->items));
+	}
+	item->seq = o->seq++;
+	/* almost always in order already; otherwise insert in place */
+	i = q->nr;
+	while (i > q->first && item_before(item, &q->items[i - 1])) {
+		q->items[i] = q->items[i - 1];
+		i--;
+	}
+	q->items[i] = *item;
+	q->nr++;
+	o->nr_pending++;
+	if (item->time > o->round_max)
+		o->round_max = item->time;
+}
+
+static struct opd_order_queue *queue_of(struct opd_order *o, uint32_t cpu)
+{
+	return &o->queues[cpu < o->nr_queues ? cpu : 0];
 }
 
 void opd_order_add(struct opd_order *o, uint32_t cpu, const void *rec,
 		   size_t len, uint64_t time)
 {
-	struct opd_order_queue *q = &o->queues[cpu < o->nr_queues ? cpu : 0];
-	struct opd_order_item item;
-	size_t i;
+	struct opd_order_queue *q = queue_of(o, cpu);
+	struct opd_order_item item = { .time = time, .len = (uint32_t)len };
 
 	if (q->bytes_len + len > q->bytes_alloc) {
 		size_t alloc = q->bytes_alloc ? q->bytes_alloc : 65536;
@@ -80,27 +109,18 @@ void opd_order_add(struct opd_order *o, uint32_t cpu, const void *rec,
 		q->bytes = op_xrealloc(q->bytes, alloc);
 		q->bytes_alloc = alloc;
 	}
-	if (q->nr == q->alloc) {
-		q->alloc = q->alloc ? q->alloc * 2 : 1024;
-		q->items = op_xreallocarray(q->items, q->alloc, sizeof(*q->items));
-	}
 	memcpy(q->bytes + q->bytes_len, rec, len);
-	item.time = time;
-	item.seq = o->seq++;
 	item.off = (uint32_t)q->bytes_len;
-	item.len = (uint32_t)len;
 	q->bytes_len += len;
-	/* almost always in order already; otherwise insert in place */
-	i = q->nr;
-	while (i > q->first && item_before(&item, &q->items[i - 1])) {
-		q->items[i] = q->items[i - 1];
-		i--;
-	}
-	q->items[i] = item;
-	q->nr++;
-	o->nr_pending++;
-	if (time > o->round_max)
-		o->round_max = time;
+	insert(o, q, &item);
+}
+
+void opd_order_add_ref(struct opd_order *o, uint32_t cpu, const void *rec,
+		       size_t len, uint64_t time)
+{
+	struct opd_order_item item = { .time = time, .rec = rec, .len = (uint32_t)len };
+
+	insert(o, queue_of(o, cpu), &item);
 }
 
 /* min-heap of queue indexes by their first pending item */
@@ -147,12 +167,18 @@ void opd_order_flush(struct opd_order *o, uint64_t limit)
 		struct opd_order_queue *q = &o->queues[o->heap[0]];
 		const struct opd_order_item *it = &q->items[q->first];
 
-		o->fn(o->data, q->bytes + it->off, it->len);
+		o->fn(o->data, it->rec ? it->rec : q->bytes + it->off, it->len);
 		q->first++;
 		o->nr_pending--;
-		if (q->first == q->nr || q->items[q->first].time > limit)
+		if (q->first == q->nr || q->items[q->first].time > limit) {
 			o->heap[0] = o->heap[--n];
-		sift_down(o, n, 0);
+			sift_down(o, n, 0);
+			continue;
+		}
+		/* still first unless a child queue's head is now earlier */
+		if ((n > 1 && item_before(head(o, o->heap[1]), &q->items[q->first])) ||
+		    (n > 2 && item_before(head(o, o->heap[2]), &q->items[q->first])))
+			sift_down(o, n, 0);
 	}
 	for (i = 0; i < o->nr_queues; i++)
 		compact(&o->queues[i]);

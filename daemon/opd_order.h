@@ -19,7 +19,8 @@
 struct opd_order_item {
 	uint64_t time;
 	uint64_t seq;		/* arrival order, breaks time ties */
-	uint32_t off;		/* offset of the record in the queue's bytes */
+	const void *rec;	/* a borrowed record, or NULL: copied to bytes */
+	uint32_t off;		/* offset of a copied record in the queue's bytes */
 	uint32_t len;
 };
 
@@ -52,6 +53,10 @@ void opd_order_release(struct opd_order *o);
 /* queue a copy of one record of cpu (queue index) with its time */
 void opd_order_add(struct opd_order *o, uint32_t cpu, const void *rec,
 		   size_t len, uint64_t time);
+
+/* the same without copying: rec must stay valid until it is released */
+void opd_order_add_ref(struct opd_order *o, uint32_t cpu, const void *rec,
+		       size_t len, uint64_t time);
 
 /* release every queued record stamped at or before limit, in order */
 void opd_order_flush(struct opd_order *o, uint64_t limit);

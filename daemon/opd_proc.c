@@ -15,7 +15,7 @@ void opd_procs_init(struct opd_procs *procs)
 {
 	op_hmap_init(&procs->by_tgid);
 	op_list_init(&procs->dead);
-	procs->last = NULL;
+	memset(procs->cache, 0, sizeof(procs->cache));
 	procs->nr = 0;
 }
 
@@ -43,17 +43,18 @@ void opd_procs_release(struct opd_procs *procs)
 
 struct opd_proc *opd_procs_find(struct opd_procs *procs, uint32_t tgid)
 {
+	struct opd_proc **slot = &procs->cache[tgid % OPD_PROC_CACHE];
 	struct op_hmap_iter it;
 	struct opd_proc *p;
 	uint64_t h;
 
-	if (procs->last && procs->last->tgid == tgid)
-		return procs->last;
+	if (*slot && (*slot)->tgid == tgid)
+		return *slot;
 	h = op_hash_u64(tgid);
 	for (p = op_hmap_first(&procs->by_tgid, h, &it); p;
 	     p = op_hmap_next(&procs->by_tgid, h, &it)) {
 		if (p->tgid == tgid) {
-			procs->last = p;
+			*slot = p;
 			return p;
 		}
 	}
@@ -65,8 +66,8 @@ static void forget(struct opd_procs *procs, struct opd_proc *proc)
 	op_hmap_remove(&procs->by_tgid, op_hash_u64(proc->tgid), proc);
 	if (proc->dead)
 		op_list_del(&proc->dead_link);
-	if (procs->last == proc)
-		procs->last = NULL;
+	if (procs->cache[proc->tgid % OPD_PROC_CACHE] == proc)
+		procs->cache[proc->tgid % OPD_PROC_CACHE] = NULL;
 	procs->nr--;
 	proc_free(proc);
 }
@@ -83,7 +84,7 @@ struct opd_proc *opd_procs_new(struct opd_procs *procs, uint32_t tgid)
 	if (op_hmap_insert(&procs->by_tgid, op_hash_u64(tgid), proc))
 		op_die(1, "out of memory");
 	procs->nr++;
-	procs->last = proc;
+	procs->cache[tgid % OPD_PROC_CACHE] = proc;
 	return proc;
 }
 
@@ -184,6 +185,7 @@ void opd_proc_map(struct opd_proc *proc, uint64_t start, uint64_t len,
 	}
 	pieces[n++] = (struct opd_map){ .start = start, .end = end,
 					.pgoff = pgoff, .cookie = cookie };
+	/* a remainder keeps its cached file: same image, same app */
 	if (i < j && proc->maps[j - 1].end > end) {
 		pieces[n] = proc->maps[j - 1];
 		pieces[n].pgoff += end - pieces[n].start;
@@ -205,9 +207,9 @@ void opd_proc_map(struct opd_proc *proc, uint64_t start, uint64_t len,
 	proc->last_hit = i;
 }
 
-const struct opd_map *opd_proc_find_map(struct opd_proc *proc, uint64_t ip)
+struct opd_map *opd_proc_find_map(struct opd_proc *proc, uint64_t ip)
 {
-	const struct opd_map *m;
+	struct opd_map *m;
 	uint32_t i;
 
 	if (proc->last_hit < proc->nr_maps) {

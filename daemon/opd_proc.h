@@ -26,6 +26,14 @@ struct opd_map {
 	uint64_t end;		/* one past the last address */
 	uint64_t pgoff;		/* key of start: file offset, or anon offset */
 	uint32_t cookie;	/* the image */
+	/*
+	 * The sample file this map's samples went to last, for app
+	 * cache_app and event cache_event (opd_trans; not separated by
+	 * thread or cpu).  Sample-file entries live until the engine ends.
+	 */
+	uint32_t cache_app;
+	uint32_t cache_event;
+	void *cache_sfile;
 };
 
 struct opd_proc {
@@ -42,9 +50,11 @@ struct opd_proc {
 	struct op_list dead_link;	/* on opd_procs.dead, oldest first */
 };
 
+#define OPD_PROC_CACHE 64
+
 struct opd_procs {
 	struct op_hmap by_tgid;
-	struct opd_proc *last;	/* last looked up: samples come in runs */
+	struct opd_proc *cache[OPD_PROC_CACHE];	/* by tgid % size */
 	struct op_list dead;
 	uint32_t nr;
 };
@@ -79,6 +89,6 @@ void opd_proc_map(struct opd_proc *proc, uint64_t start, uint64_t len,
 		  uint64_t pgoff, uint32_t cookie, bool is_file);
 
 /* the mapping holding ip, or NULL */
-const struct opd_map *opd_proc_find_map(struct opd_proc *proc, uint64_t ip);
+struct opd_map *opd_proc_find_map(struct opd_proc *proc, uint64_t ip);
 
 #endif

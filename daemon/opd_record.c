@@ -148,6 +148,37 @@ static void decode_sample(struct reader *r, uint64_t st, struct opd_record *rec)
 	}
 }
 
+/*
+ * The common case, a sample with exactly our sample_type: fixed offsets.
+ * Layout: header, id, ip, pid/tid, time, cpu/res, period[, nr, chain].
+ */
+static int decode_our_sample(const unsigned char *p, size_t len, bool chain,
+			     struct opd_record *rec)
+{
+	uint64_t f[6], nr;
+
+	if (len < 8 + sizeof(f) + (chain ? 8 : 0))
+		return -EINVAL;
+	memcpy(f, p + 8, sizeof(f));
+	rec->id = f[0];
+	rec->u.sample.ip = f[1];
+	rec->pid = (uint32_t)f[2];
+	rec->tid = (uint32_t)(f[2] >> 32);
+	rec->time = f[3];
+	rec->cpu = (uint32_t)f[4];
+	rec->u.sample.period = f[5];
+	rec->u.sample.nr_chain = 0;
+	rec->u.sample.chain = NULL;
+	if (chain) {
+		memcpy(&nr, p + 8 + sizeof(f), 8);
+		if (nr > (len - 8 - sizeof(f) - 8) / 8)
+			return -EINVAL;
+		rec->u.sample.nr_chain = nr;
+		rec->u.sample.chain = (const uint64_t *)(p + 8 + sizeof(f) + 8);
+	}
+	return 0;
+}
+
 int opd_record_decode(const void *data, size_t len, uint64_t sample_type,
 		      struct opd_record *rec)
 {
@@ -156,9 +187,16 @@ int opd_record_decode(const void *data, size_t len, uint64_t sample_type,
 	struct reader r = { .p = start + sizeof(*hdr), .end = end };
 	bool bad = false;
 
-	memset(rec, 0, sizeof(*rec));
 	if (len < sizeof(*hdr) || hdr->size != len)
 		return -EINVAL;
+	if (hdr->type == PERF_RECORD_SAMPLE &&
+	    (sample_type & ~(uint64_t)PERF_SAMPLE_CALLCHAIN) == OPD_SAMPLE_TYPE) {
+		rec->type = hdr->type;
+		rec->misc = hdr->misc;
+		return decode_our_sample(start, len,
+					 sample_type & PERF_SAMPLE_CALLCHAIN, rec);
+	}
+	memset(rec, 0, sizeof(*rec));
 	rec->type = hdr->type;
 	rec->misc = hdr->misc;
 	switch (hdr->type) {

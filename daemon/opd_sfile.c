@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ int opd_sfiles_release(struct opd_sfiles *sf)
 	op_hmap_for_each(&sf->by_key, free_one, sf);
 	op_hmap_release(&sf->by_key);
 	op_list_init(&sf->lru);
-	sf->last = NULL;
+	memset(sf->cache, 0, sizeof(sf->cache));
 	sf->nr_open = 0;
 	return sf->first_error;
 }
@@ -122,6 +123,25 @@ static void fill_header(struct opd_sfiles *sf, const struct opd_sfile_key *k,
 	}
 }
 
+/*
+ * The open file used longest ago.  Files record a use count instead of
+ * being moved to the front of a list on every sample; the scan happens
+ * only when a file must be closed to open another.
+ */
+static struct opd_sfile *least_recent(struct opd_sfiles *sf)
+{
+	struct opd_sfile *best = NULL;
+	struct op_list *pos;
+
+	op_list_for_each(pos, &sf->lru) {
+		struct opd_sfile *f = op_list_entry(pos, struct opd_sfile, lru);
+
+		if (!best || f->last_use < best->last_use)
+			best = f;
+	}
+	return best;
+}
+
 static int open_file(struct opd_sfiles *sf, struct opd_sfile *f)
 {
 	struct op_strbuf path = OP_STRBUF_INIT;
@@ -129,8 +149,7 @@ static int open_file(struct opd_sfiles *sf, struct opd_sfile *f)
 	int ret;
 
 	while (sf->nr_open >= sf->max_open && !op_list_empty(&sf->lru)) {
-		struct opd_sfile *old = op_list_entry(sf->lru.prev,
-						      struct opd_sfile, lru);
+		struct opd_sfile *old = least_recent(sf);
 
 		ret = close_one(sf, old);
 		if (ret && !sf->first_error)
@@ -162,35 +181,67 @@ out:
 	return ret;
 }
 
+/*
+ * The key's fields mixed into one word.  Read field by field, as the
+ * caller has just stored them: wider loads would stall on store
+ * forwarding in this per-sample path.
+ */
+static uint64_t key_hash(const struct opd_sfile_key *k)
+{
+	uint64_t a = ((uint64_t)k->app << 32) | k->image;
+	uint64_t b = ((uint64_t)k->cg_to << 32) | k->event;
+	uint64_t c = ((uint64_t)k->tgid << 32) | k->tid;
+
+	/* independent multiplies: the high bits depend on every field */
+	return (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^
+	       (c * 0x165667b19e3779f9ull) ^ ((uint64_t)k->cpu * 0xff51afd7ed558ccdull);
+}
+
+static bool same_key(const struct opd_sfile_key *a, const struct opd_sfile_key *b)
+{
+	return a->app == b->app && a->image == b->image && a->cg_to == b->cg_to &&
+	       a->event == b->event && a->tgid == b->tgid && a->tid == b->tid &&
+	       a->cpu == b->cpu;
+}
+
 static struct opd_sfile *lookup(struct opd_sfiles *sf,
 				const struct opd_sfile_key *k, uint64_t h)
 {
 	struct op_hmap_iter it;
 	struct opd_sfile *f;
 
-	for (f = op_hmap_first(&sf->by_key, h, &it); f;
-	     f = op_hmap_next(&sf->by_key, h, &it))
-		if (!memcmp(&f->key, k, sizeof(*k)))
+	uint64_t mixed = op_hash_u64(h);
+
+	for (f = op_hmap_first(&sf->by_key, mixed, &it); f;
+	     f = op_hmap_next(&sf->by_key, mixed, &it))
+		if (same_key(&f->key, k))
 			return f;
 	f = op_xcalloc(1, sizeof(*f));
 	f->key = *k;
 	f->hash = h;
 	op_list_init(&f->lru);
-	if (op_hmap_insert(&sf->by_key, h, f))
+	if (op_hmap_insert(&sf->by_key, mixed, f))
 		op_die(1, "out of memory");
 	return f;
 }
 
-int opd_sfiles_add(struct opd_sfiles *sf, const struct opd_sfile_key *k,
-		   uint64_t key, uint64_t count, uint64_t now)
+struct opd_sfile *opd_sfiles_get(struct opd_sfiles *sf, const struct opd_sfile_key *k)
 {
-	struct opd_sfile *f = sf->last;
+	uint64_t h = key_hash(k);
+	struct opd_sfile **slot = &sf->cache[h >> 60], *f = *slot;
+
+	if (!f || f->hash != h || !same_key(&f->key, k)) {
+		f = lookup(sf, k, h);
+		*slot = f;
+	}
+	return f;
+}
+
+int opd_sfile_add(struct opd_sfiles *sf, struct opd_sfile *f, uint64_t key,
+		  uint64_t count, uint64_t now)
+{
 	int ret;
 
-	if (!f || memcmp(&f->key, k, sizeof(*k))) {
-		f = lookup(sf, k, op_hash_bytes(OP_FNV_OFFSET, k, sizeof(*k)));
-		sf->last = f;
-	}
 	if (!f->odb) {
 		if (f->retry_time > now)
 			return -EAGAIN;
@@ -199,20 +250,25 @@ int opd_sfiles_add(struct opd_sfiles *sf, const struct opd_sfile_key *k,
 			f->retry_time = now + RETRY_NS;
 			return ret;
 		}
-	} else if (sf->lru.next != &f->lru) {
-		op_list_move(&f->lru, &sf->lru);
 	}
+	f->last_use = ++sf->uses;
 	ret = odb_file_add(f->odb, key, count);
 	if (ret && !sf->first_error) {
 		struct op_strbuf path = OP_STRBUF_INIT;
 
 		sf->first_error = ret;
-		opd_sfile_path(sf, k, &path);
+		opd_sfile_path(sf, &f->key, &path);
 		snprintf(sf->first_error_path, sizeof(sf->first_error_path),
 			 "%s", path.buf);
 		op_strbuf_release(&path);
 	}
 	return ret;
+}
+
+int opd_sfiles_add(struct opd_sfiles *sf, const struct opd_sfile_key *k,
+		   uint64_t key, uint64_t count, uint64_t now)
+{
+	return opd_sfile_add(sf, opd_sfiles_get(sf, k), key, count, now);
 }
 
 static int sync_one(void *val, void *data)

@@ -27,14 +27,14 @@ struct opd_sfile_key {
 	uint32_t cg_to;		/* callee cookie of a {cg} file, else 0 */
 	uint32_t event;		/* index into the events */
 	uint32_t tgid, tid, cpu;	/* OPD_ALL unless separated */
-	uint32_t pad;		/* zero: keys are compared with memcmp */
 };
 
 struct opd_sfile {
 	struct opd_sfile_key key;
 	uint64_t hash;
 	struct odb_file *odb;	/* NULL while closed */
-	struct op_list lru;	/* on opd_sfiles.lru while open */
+	struct op_list lru;	/* on opd_sfiles.lru (open files) while open */
+	uint64_t last_use;	/* opd_sfiles.uses when last added to */
 	uint64_t retry_time;	/* after a failure: no retry before this */
 };
 
@@ -46,8 +46,9 @@ struct opd_sfiles {
 	unsigned max_open;
 	unsigned nr_open;
 	struct op_hmap by_key;
-	struct op_list lru;		/* most recently used first */
-	struct opd_sfile *last;		/* one-entry cache for runs */
+	struct op_list lru;		/* the open files, in no order */
+	uint64_t uses;			/* adds so far: the LRU clock */
+	struct opd_sfile *cache[16];	/* by key hash: direct-mapped */
 	int first_error;		/* first open/add failure, 0 if none */
 	char first_error_path[512];
 };
@@ -66,6 +67,13 @@ int opd_sfiles_release(struct opd_sfiles *sf);
  */
 int opd_sfiles_add(struct opd_sfiles *sf, const struct opd_sfile_key *k,
 		   uint64_t key, uint64_t count, uint64_t now);
+
+/* the entry for k, made (not opened) if new; lives until release */
+struct opd_sfile *opd_sfiles_get(struct opd_sfiles *sf, const struct opd_sfile_key *k);
+
+/* add to an entry from opd_sfiles_get(), as opd_sfiles_add() does */
+int opd_sfile_add(struct opd_sfiles *sf, struct opd_sfile *f, uint64_t key,
+		  uint64_t count, uint64_t now);
 
 /* build the path of a sample file into sb; 0 or -ENOMEM */
 int opd_sfile_path(const struct opd_sfiles *sf, const struct opd_sfile_key *k,

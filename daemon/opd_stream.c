@@ -141,6 +141,7 @@ struct opd_stream_reader {
 	unsigned char *map;
 	size_t size;
 	size_t data_off;		/* first chunk */
+	size_t next_off;		/* the chunk opd_stream_next_chunk() reads */
 	struct opd_stream_info info;
 	struct opev_event *events;
 	struct opd_stream_id *ids;
@@ -221,6 +222,7 @@ static int parse_header(struct opd_stream_reader *r, struct op_err *err)
 	r->layout = op_xstrndup((const char *)r->map + off, hdr.layout_len);
 	off += hdr.layout_len;
 	r->data_off = off;
+	r->next_off = off;
 	r->info.sample_type = hdr.sample_type;
 	r->info.nr_cpus = hdr.nr_cpus;
 	r->info.events = r->events;
@@ -278,39 +280,59 @@ const struct opd_stream_info *opd_stream_reader_info(const struct opd_stream_rea
 	return &r->info;
 }
 
+int opd_stream_next_chunk(struct opd_stream_reader *r,
+			  struct opd_stream_chunk_view *view, struct op_err *err)
+{
+	struct opd_stream_chunk c;
+	size_t off = r->next_off;
+
+	if (off + sizeof(c) > r->size)
+		goto cut;
+	memcpy(&c, r->map + off, sizeof(c));
+	off += sizeof(c);
+	if (c.len > r->size - off)
+		goto cut;	/* a partial last chunk */
+	if (c.type != OPD_CHUNK_DATA && c.type != OPD_CHUNK_ROUND &&
+	    c.type != OPD_CHUNK_END) {
+		op_err_set(err, "unknown chunk type %u at offset %zu", c.type,
+			   r->next_off);
+		return -EINVAL;
+	}
+	view->type = c.type;
+	view->cpu = c.cpu;
+	view->data = r->map + off;
+	view->len = (size_t)c.len;
+	r->next_off = off + (size_t)c.len;
+	return c.type == OPD_CHUNK_END ? 0 : 1;
+cut:
+	op_err_set(err, "stream ends without its end marker (recording cut short)");
+	return -1;
+}
+
+void opd_stream_rewind(struct opd_stream_reader *r)
+{
+	r->next_off = r->data_off;
+}
+
 int opd_stream_replay(struct opd_stream_reader *r, struct opd_engine *e,
 		      struct op_err *err)
 {
-	size_t off = r->data_off, i;
+	struct opd_stream_chunk_view c;
+	size_t i;
+	int ret;
 
 	for (i = 0; i < r->info.nr_ids; i++)
 		if (r->ids[i].event < r->info.nr_events)
 			opd_engine_add_id(e, r->ids[i].id, r->ids[i].event);
-	while (off + sizeof(struct opd_stream_chunk) <= r->size) {
-		struct opd_stream_chunk c;
-
-		memcpy(&c, r->map + off, sizeof(c));
-		off += sizeof(c);
-		if (c.len > r->size - off)
-			break;		/* cut short: a partial last chunk */
-		switch (c.type) {
-		case OPD_CHUNK_DATA:
-			opd_engine_queue(e, c.cpu, r->map + off, (size_t)c.len);
-			break;
-		case OPD_CHUNK_ROUND:
+	r->next_off = r->data_off;
+	while ((ret = opd_stream_next_chunk(r, &c, err)) == 1) {
+		/* the mapping outlives the engine's use of the records */
+		if (c.type == OPD_CHUNK_DATA)
+			opd_engine_queue_borrowed(e, c.cpu, c.data, c.len);
+		else
 			opd_engine_round(e);
-			break;
-		case OPD_CHUNK_END:
-			return 0;
-		default:
-			op_err_set(err, "unknown chunk type %u at offset %zu",
-				   c.type, off - sizeof(c));
-			return -EINVAL;
-		}
-		off += (size_t)c.len;
 	}
-	op_err_set(err, "stream ends without its end marker (recording cut short)");
-	return OPD_STREAM_TRUNCATED;
+	return ret == -1 ? OPD_STREAM_TRUNCATED : ret;
 }
 
 void opd_stream_close(struct opd_stream_reader *r)

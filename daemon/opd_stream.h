@@ -106,8 +106,26 @@ int opd_stream_open(const char *path, struct opd_stream_reader **r,
 const struct opd_stream_info *opd_stream_reader_info(const struct opd_stream_reader *r);
 
 /*
+ * The chunks in order: each call gives the next chunk's type, cpu and
+ * data (borrowed from the mapping).  Returns 1 for a chunk, 0 at the end
+ * marker, OPD_STREAM_TRUNCATED - 2 (-1) at an end without marker, or
+ * -EINVAL for a malformed chunk (message in err).
+ */
+struct opd_stream_chunk_view {
+	uint32_t type;
+	uint32_t cpu;
+	const void *data;
+	size_t len;
+};
+int opd_stream_next_chunk(struct opd_stream_reader *r,
+			  struct opd_stream_chunk_view *c, struct op_err *err);
+/* start again at the first chunk */
+void opd_stream_rewind(struct opd_stream_reader *r);
+
+/*
  * Feed every chunk to e (its ids first); the caller then finishes e with
- * opd_engine_finish().  Returns 0, or
+ * opd_engine_finish() before closing r: the engine borrows the records
+ * from r's mapping.  Returns 0, or
  * OPD_STREAM_TRUNCATED when the stream ended without its end marker (all
  * whole chunks were still replayed), or -EINVAL for a malformed chunk.
  */

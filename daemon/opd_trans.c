@@ -14,28 +14,58 @@
 struct where {
 	uint32_t image;
 	uint64_t offset;
+	struct opd_map *map;	/* the user mapping, NULL for kernel addresses */
 };
 
 /* resolve ip in kernel or user context; false when nothing maps it */
 static bool resolve(struct opd_engine *e, struct opd_proc *proc, bool kernel,
 		    uint64_t ip, struct where *w)
 {
-	const struct opd_map *m;
+	struct opd_map *m;
 
+	w->map = NULL;
 	if (kernel) {
 		w->image = opd_kernel_find(&e->kernel, ip, &w->offset);
 		return w->image != 0;
 	}
 	if (!proc || !(m = opd_proc_find_map(proc, ip)))
 		return false;
+	w->map = m;
 	w->image = m->cookie;
 	w->offset = ip - m->start + m->pgoff;
 	return true;
 }
 
-static void add(struct opd_engine *e, struct opd_sfile_key *k, uint64_t key)
+static void add(struct opd_engine *e, const struct opd_sfile_key *k, uint64_t key)
 {
 	if (opd_sfiles_add(&e->sfiles, k, key, 1, e->now))
+		e->stats.count[OPD_STAT_LOST_SAMPLEFILE]++;
+}
+
+/*
+ * A sample into its plain sample file.  A user mapping remembers the file
+ * its samples went to (for one app and event), which spares the common
+ * case the key hashing; separated profiles take the general path.
+ */
+static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
+		      const struct where *w)
+{
+	struct opd_map *m = w->map;
+	struct opd_sfile *f;
+
+	if (!m || e->cfg.separate_thread || e->cfg.separate_cpu) {
+		add(e, k, w->offset);
+		return;
+	}
+	if (m->cache_sfile && m->cache_app == k->app && m->cache_event == k->event) {
+		f = m->cache_sfile;
+	} else {
+		f = opd_sfiles_get(&e->sfiles, k);
+		m->cache_sfile = f;
+		m->cache_app = k->app;
+		m->cache_event = k->event;
+	}
+	if (opd_sfile_add(&e->sfiles, f, w->offset, 1, e->now))
 		e->stats.count[OPD_STAT_LOST_SAMPLEFILE]++;
 }
 
@@ -129,7 +159,7 @@ void opd_trans_sample(struct opd_engine *e, const struct opd_record *rec)
 	if (e->cfg.separate_cpu)
 		k.cpu = rec->cpu;
 	k.image = w.image;
-	add(e, &k, w.offset);
+	add_plain(e, &k, &w);
 	if (e->cfg.callgraph && rec->u.sample.nr_chain)
 		add_arcs(e, proc, rec, &k);
 }
