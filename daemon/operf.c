@@ -141,6 +141,7 @@ struct run {
 	struct opd_engine_config cfg;
 	struct opd_engine *engine;	/* live conversion */
 	struct opd_stream_writer *stream;	/* lazy conversion */
+	struct opd_stream_reader *reader;	/* its replay, mapped until finished */
 	char *stream_path;
 	char started[64];
 	int sigfd;
@@ -425,7 +426,6 @@ static void write_info(struct run *r)
 /* lazy conversion: replay the recorded stream through a new engine */
 static int convert_stream(struct run *r)
 {
-	struct opd_stream_reader *reader;
 	struct op_err err = { "" };
 	int ret;
 
@@ -435,14 +435,17 @@ static int convert_stream(struct run *r)
 		op_error_errno(ret, "cannot write '%s'", r->stream_path);
 		return 1;
 	}
-	ret = opd_stream_open(r->stream_path, &reader, &err);
+	ret = opd_stream_open(r->stream_path, &r->reader, &err);
 	if (ret) {
 		op_error("cannot read back '%s': %s", r->stream_path, err.msg);
 		return 1;
 	}
 	r->engine = opd_engine_new(&r->cfg);
-	ret = opd_stream_replay(reader, r->engine, &err);
-	opd_stream_close(reader);
+	/*
+	 * The engine borrows the records from the reader's mapping until
+	 * opd_engine_finish(): finish() closes the reader after that.
+	 */
+	ret = opd_stream_replay(r->reader, r->engine, &err);
 	if (ret < 0) {
 		op_error("cannot convert '%s': %s", r->stream_path, err.msg);
 		return 1;
@@ -493,6 +496,8 @@ static int finish(struct run *r)
 		return 1;
 	if (opd_engine_finish(r->engine))
 		op_warning("closing sample files reported an error");
+	opd_stream_close(r->reader);
+	r->reader = NULL;
 	st = opd_engine_stats(r->engine);
 	{
 		bool *thr = op_xcalloc(r->evs.nr, sizeof(*thr));
@@ -581,6 +586,7 @@ static void run_release(struct run *r)
 
 	opd_engine_free(r->engine);
 	opd_stream_close_writer(r->stream);
+	opd_stream_close(r->reader);
 	opd_perf_close(&r->perf);
 	operf_events_release(&r->evs);
 	opd_session_release(&r->session);
