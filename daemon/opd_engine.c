@@ -93,12 +93,14 @@ static int queue(struct opd_engine *e, uint32_t cpu, const void *data,
 	const unsigned char *p = data, *end = p + len;
 
 	while (p < end) {
-		const struct perf_event_header *hdr = (const void *)p;
+		struct perf_event_header hdr;
 		uint64_t time;
 		size_t size;
 
-		if ((size_t)(end - p) < sizeof(*hdr) ||
-		    (size = hdr->size) < sizeof(*hdr) || size > (size_t)(end - p)) {
+		/* records need not be aligned in a stream file: copy the header */
+		if ((size_t)(end - p) < sizeof(hdr) ||
+		    (memcpy(&hdr, p, sizeof(hdr)), size = hdr.size) < sizeof(hdr) ||
+		    size > (size_t)(end - p)) {
 			e->stats.count[OPD_STAT_LOST_BAD_RECORD]++;
 			return -EINVAL;
 		}

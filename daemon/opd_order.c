@@ -56,12 +56,14 @@ static void compact(struct opd_order_queue *q)
 	for (i = q->first; i < q->nr; i++)
 		if (!q->items[i].rec && q->items[i].off < base)
 			base = q->items[i].off;
-	memmove(q->bytes, q->bytes + base, q->bytes_len - base);
-	q->bytes_len -= base;
+	if (base) {	/* copied records behind the pending ones: drop them */
+		memmove(q->bytes, q->bytes + base, q->bytes_len - base);
+		q->bytes_len -= base;
+	}
 	memmove(q->items, q->items + q->first, (q->nr - q->first) * sizeof(*q->items));
 	q->nr -= q->first;
 	q->first = 0;
-	for (i = 0; i < q->nr; i++)
+	for (i = 0; base && i < q->nr; i++)
 		if (!q->items[i].rec)
 			q->items[i].off -= (uint32_t)base;
 }

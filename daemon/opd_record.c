@@ -182,12 +182,16 @@ static int decode_our_sample(const unsigned char *p, size_t len, bool chain,
 int opd_record_decode(const void *data, size_t len, uint64_t sample_type,
 		      struct opd_record *rec)
 {
-	const struct perf_event_header *hdr = data;
 	const unsigned char *start = data, *end = start + len;
-	struct reader r = { .p = start + sizeof(*hdr), .end = end };
+	struct perf_event_header h, *hdr = &h;
+	struct reader r = { .p = start + sizeof(h), .end = end };
 	bool bad = false;
 
-	if (len < sizeof(*hdr) || hdr->size != len)
+	/* records in a stream file may be unaligned: copy the header */
+	if (len < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, data, sizeof(h));
+	if (hdr->size != len)
 		return -EINVAL;
 	if (hdr->type == PERF_RECORD_SAMPLE &&
 	    (sample_type & ~(uint64_t)PERF_SAMPLE_CALLCHAIN) == OPD_SAMPLE_TYPE) {
@@ -253,13 +257,14 @@ int opd_record_decode(const void *data, size_t len, uint64_t sample_type,
 
 uint64_t opd_record_time(const void *data, size_t len, uint64_t sample_type)
 {
-	const struct perf_event_header *hdr = data;
 	const unsigned char *p = data;
+	struct perf_event_header h, *hdr = &h;
 	struct opd_record rec;
 	uint64_t t;
 
-	if (len < sizeof(*hdr))
+	if (len < sizeof(h))
 		return 0;
+	memcpy(&h, data, sizeof(h));
 	/*
 	 * With our sample_type the time is at a fixed place: after id, ip
 	 * and pid/tid in a sample; 24 bytes from the end of the sample_id

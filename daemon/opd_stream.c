@@ -70,7 +70,10 @@ int opd_stream_create(const char *path, const struct opd_stream_info *info,
 {
 	struct opd_stream_header hdr = { .version = OPD_STREAM_VERSION };
 	struct opd_stream_writer *w = op_xcalloc(1, sizeof(*w));
-	size_t layout_len = info->layout ? strlen(info->layout) : 0, i;
+	size_t text_len = info->layout ? strlen(info->layout) : 0, i;
+	/* NUL padding keeps the chunks 8-byte aligned; readers stop at NUL */
+	size_t layout_len = (text_len + 8) & ~(size_t)7;
+	static const char zeros[8];
 
 	w->buf = op_xmalloc(WRITE_BUF);
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -97,7 +100,8 @@ int opd_stream_create(const char *path, const struct opd_stream_info *info,
 		put(w, &d, sizeof(d));
 	}
 	put(w, info->ids, info->nr_ids * sizeof(*info->ids));
-	put(w, info->layout ? info->layout : "", layout_len);
+	put(w, info->layout ? info->layout : "", text_len);
+	put(w, zeros, layout_len - text_len);
 	*wp = w;
 	return w->error;
 }
