@@ -377,7 +377,8 @@ static int run_command_start(struct run *r)
 
 	if (ret) {
 		op_error("cannot execute '%s': %s", r->argv[0], strerror(-ret));
-		if (ret == -ENOENT)
+		/* a name with a '/' is not looked up in PATH (execvp) */
+		if (ret == -ENOENT && !strchr(r->argv[0], '/'))
 			op_hint("is '%s' in your PATH?", r->argv[0]);
 		return 3;
 	}
