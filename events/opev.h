@@ -34,6 +34,20 @@ struct opev_spec {
  * Parse a comma-separated list of event specifications.  *specs is an
  * array of *nr entries that the caller frees with free().  Errors:
  * OPEV_ERR_* with a one-line detail in err naming the bad token.
+ *
+ * Each item is NAME[:count[:unitmask[:kernel[:user]]]], without blanks:
+ *  - NAME: letters, digits, '_' and '-', at most OPEV_NAME_MAX - 1 of
+ *    them; '.' or '/' is OPEV_ERR_BAD_NAME, anything else BAD_SYNTAX.
+ *  - count: decimal, at most OPEV_MAX_PERIOD (COUNT_RANGE); 0 or an
+ *    empty field means the event's default.  The lower limit depends on
+ *    the event and is checked by opev_encode().
+ *  - unitmask: "0x" and hex digits, decimal digits, or a name (letters,
+ *    digits, '_'); at most 0xffffffff.  An empty field means none.
+ *  - kernel, user: 0 or 1 (BAD_FLAG), both default 1; both 0 is NO_MODE.
+ * A list or item that is empty, an item ending in ':' and a sixth field
+ * are BAD_SYNTAX; a NULL or empty list is EMPTY_LIST.  On error *specs
+ * is NULL and *nr 0; -ENOMEM when out of memory.  Nothing checks that
+ * the events exist: see opev_encode().
  */
 int opev_parse_list(const char *list, struct opev_spec **specs, size_t *nr,
 		    struct op_err *err);
@@ -68,12 +82,25 @@ struct opev_ctx;
 /*
  * Initialise libpfm4 and work out the OProfile cpu type of this machine
  * (formats.md §6.5) from libpfm4's PMU and the cpuid.  Caller frees with
- * opev_ctx_free().  Returns NULL with *err set on failure.
+ * opev_ctx_free().  Returns NULL with *err set on failure:
+ * OPEV_ERR_PFM_INIT or -ENOMEM.
+ *
+ * The first present libpfm4 core PMU that OProfile 1.4 has a type for
+ * decides (skl -> i386/skylake, amd64_fam15h -> x86-64/family15h, ...);
+ * other Intel cpus with architectural perfmon are i386/arch_perfmon,
+ * AMD families after 15h and other x86 cpus x86-64/generic.  libpfm4 may
+ * report a PMU that the kernel or hypervisor does not expose: whether
+ * events count is for the caller to find out.  libpfm4's state is
+ * process-wide: LIBPFM_FORCE_PMU is read by the first call only, and
+ * opev_ctx_free() leaves libpfm4 initialised for other contexts.
  */
 struct opev_ctx *opev_ctx_new(int *err);
 void opev_ctx_free(struct opev_ctx *ctx);
 
-/* OProfile op_cpu number of this machine, and its name ("i386/skylake") */
+/*
+ * OProfile op_cpu number of this machine (OPEV_CPU_TIMER for a NULL ctx);
+ * opev_cpu_name() gives its name
+ */
 uint32_t opev_ctx_cpu_type(const struct opev_ctx *ctx);
 
 /*
@@ -81,7 +108,37 @@ uint32_t opev_ctx_cpu_type(const struct opev_ctx *ctx);
  * generic names (cycles, instructions, cpu-clock, task-clock, ...) are
  * accepted too.  A count of 0 takes the event's default period.  Errors:
  * OPEV_ERR_UNKNOWN_EVENT (with the libpfm4 reason in err),
- * OPEV_ERR_BAD_UNIT_MASK, OPEV_ERR_COUNT_RANGE, -ENOMEM.
+ * OPEV_ERR_BAD_UNIT_MASK, OPEV_ERR_COUNT_RANGE, -ENOMEM; for a spec not
+ * made by opev_parse_list() also its name and mode errors.
+ *
+ * What ends up in the sample-file identity:
+ *  - cpu-clock, task-clock: OPEV_SOFTWARE_CLOCK, op_cpu_type
+ *    OPEV_CPU_TIMER, op_event 0, op_unit_mask 0 (formats.md §9 (a)); the
+ *    period is in ns, default OPEV_CLOCK_DEFAULT_NS, at least
+ *    OPEV_CLOCK_MIN_NS.  No unit mask other than 0.
+ *  - PMU events by libpfm4 name (CPU_CLK_UNHALTED, INST_RETIRED, ...),
+ *    looked up in the core PMU first, then in libpfm4's others:
+ *    op_cpu_type is the context's, op_event the raw event select (Intel:
+ *    config & 0xff; AMD: config bits 35:32 and 7:0), op_unit_mask
+ *    config bits 15:8, as OProfile's events files list them; elsewhere
+ *    op_event is the low 32 bits of config.  A numeric unit mask must
+ *    equal the code of one of the event's named unit masks (or be 0 for
+ *    an event without any).  CPU_CLK_UNHALTED without a unit mask is
+ *    encoded as the core PMU's architectural cycles event (0x3c on
+ *    Intel, 0x76 on AMD), which is what OProfile's event code means.
+ *  - perf's generic hardware events (cycles, instructions, cache-misses,
+ *    branch-misses, ...): perf_event_attr stays generic, and op_event and
+ *    op_unit_mask are those of the equivalent core PMU event when
+ *    libpfm4 knows one for this cpu (cycles: 0x3c on Intel, 0x76 on AMD),
+ *    else 0.  Also so for perf's cache events (L1-dcache-load-misses).
+ *  - Hardware periods: default OPEV_DEFAULT_PERIOD, at least
+ *    OPEV_MIN_PERIOD events.  Every period is at most OPEV_MAX_PERIOD
+ *    (OProfile reads it back as an int).
+ *  - perf's other software events and tracepoints are refused
+ *    (UNKNOWN_EVENT): OProfile's sample files cannot describe them.  So
+ *    are hardware events when this machine's cpu type is timer.
+ * ctx may be NULL; then only cpu-clock and task-clock encode, and other
+ * events give OPEV_ERR_PFM_INIT.  A NULL spec or ev is -EINVAL.
  */
 int opev_encode(const struct opev_ctx *ctx, const struct opev_spec *spec,
 		struct opev_event *ev, struct op_err *err);
@@ -90,7 +147,10 @@ int opev_encode(const struct opev_ctx *ctx, const struct opev_spec *spec,
  * The default hardware event of this cpu type (OProfile's choice,
  * formats.md §6.6, e.g. CPU_CLK_UNHALTED:100000), encoded.  Errors as
  * opev_encode(); OPEV_ERR_NO_DEFAULT when libpfm4 knows no cycles event
- * for this cpu.
+ * for this cpu, -EINVAL for a NULL ctx.  The name is OProfile's:
+ * CPU_CLK_UNHALTED on x86 (cpu_clk_unhalted on skylake, goldmont,
+ * goldmontplus), CPU_CYCLES on ARM, CYCLES on ppc64; counting in kernel
+ * and user mode.
  */
 int opev_default_event(const struct opev_ctx *ctx, struct opev_event *ev,
 		       struct op_err *err);
@@ -98,10 +158,18 @@ int opev_default_event(const struct opev_ctx *ctx, struct opev_event *ev,
 /*
  * The software clock used when no hardware PMU can count: cpu-clock with
  * a period of OPEV_CLOCK_DEFAULT_NS (perf's default rate, 4 kHz), or
- * period_ns when non-zero.
+ * period_ns when non-zero, counting in kernel and user mode.  Errors:
+ * OPEV_ERR_COUNT_RANGE (period_ns outside OPEV_CLOCK_MIN_NS ..
+ * OPEV_MAX_PERIOD), -EINVAL for a NULL ev.
  */
 #define OPEV_CLOCK_DEFAULT_NS 250000u
 int opev_software_clock(struct opev_event *ev, uint64_t period_ns);
+
+/* period limits (see opev_encode()) */
+#define OPEV_DEFAULT_PERIOD 100000u	/* events, as CPU_CLK_UNHALTED:100000 */
+#define OPEV_MIN_PERIOD 1000u		/* events */
+#define OPEV_CLOCK_MIN_NS 10000u	/* ns: 100 kHz */
+#define OPEV_MAX_PERIOD 2147483647u	/* INT32_MAX: file names print %d */
 
 /* OProfile's name of an op_cpu number ("i386/skylake"), NULL if unknown */
 const char *opev_cpu_name(uint32_t cpu_type);
@@ -111,7 +179,10 @@ const char *opev_cpu_name(uint32_t cpu_type);
 
 /*
  * List the events libpfm4 knows for this machine's PMUs (for ophelp):
- * calls fn for each with its name, description and unit masks.
+ * calls fn for each with its name, description and unit masks.  Every
+ * pointer in *info is borrowed, valid during that call only.  Stops at
+ * the first non-zero return of fn and returns it; else 0, -ENOMEM,
+ * OPEV_ERR_PFM_INIT when ctx is NULL or -EINVAL when fn is.
  */
 struct opev_info {
 	const char *pmu;		/* libpfm4 PMU name ("skl", "perf") */
