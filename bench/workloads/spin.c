@@ -2,7 +2,7 @@
 /*
  * Benchmark workload: a fixed amount of CPU work (not a fixed time, so a
  * profiler's overhead shows as longer wall time), in one or more threads.
- * usage: workload ITERATIONS [THREADS]
+ * usage: spin ITERATIONS [THREADS]  (built by the bench scripts with cc)
  */
 #include <pthread.h>
 #include <stdint.h>
