@@ -13,6 +13,11 @@
 #           compare EXPECTED ACTUAL    diff -u (inside a check)
 #           skip_all 'reason'          nothing here can run: exit 77
 #           skip 'what' 'reason'       one check that cannot run here
+#
+# For operf tests (t01*-operf-*.sh), see "operf tests" below: $WORKLOADS,
+# need_perf, have_hw_pmu, profile, attribute and the attr_* queries on its
+# output, near, at_least; for background processes kill_at_exit,
+# wait_until (poll with a deadline), gone, reap_within.
 set -u
 
 : "${top_srcdir:?run through make check, or set top_srcdir and top_builddir}"
@@ -27,8 +32,13 @@ export LC_ALL
 
 test_count=0
 test_failed=0
+bg_pids=
 T=$(mktemp -d "${TMPDIR:-/tmp}/optest.XXXXXX") || exit 99
 cleanup() {
+	for pid in $bg_pids; do
+		# only if it is still our child (not a reused pid)
+		test "$(proc_stat "$pid" 2)" = "$$" && kill -KILL "$pid" 2>/dev/null
+	done
 	if test -z "${OP_TEST_KEEP:-}"; then
 		chmod -R u+rwx "$T" 2>/dev/null
 		rm -rf "$T"
@@ -90,6 +100,167 @@ skip_all() {
 
 need_python() {
 	command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
+}
+
+# --- operf tests -------------------------------------------------------
+# The workloads (tests/workloads/*.c) by their physical path, which is what
+# the kernel reports and so what sample-file names hold.
+WORKLOADS=$(cd "$top_builddir/tests/workloads" 2>/dev/null && pwd -P)
+ATTRIBUTE=$top_srcdir/tests/tools/attribute.py
+
+# Skip the whole test when perf_event_open is refused here (no
+# perf_events, a seccomp filter, perf_event_paranoid 3), with operf's reason.
+need_perf() {
+	need_python
+	if operf -e cpu-clock -d "$T/.need-perf" true >"$T/.need-perf.out" 2>&1; then
+		rm -rf "$T/.need-perf" "$T/.need-perf.out"
+		return 0
+	fi
+	reason=$(sed -n 's/^operf: error: //p' "$T/.need-perf.out" | head -n 1)
+	skip_all "perf_events cannot be used here: ${reason:-operf -e cpu-clock true failed}"
+}
+
+# Does a hardware cycles event count here?  Tests that need one call
+# skip 'what' 'no hardware PMU' when it does not.
+have_hw_pmu() {
+	operf -e CPU_CLK_UNHALTED:100000 -d "$T/.hw-probe" true >/dev/null 2>&1
+	hw_rc=$?
+	rm -rf "$T/.hw-probe"
+	return $hw_rc
+}
+
+# wait_until SECONDS CMD...: run CMD every 50 ms until it succeeds; fails
+# (with a message) when SECONDS have passed.  Wait for events this way,
+# never with a bare sleep.
+wait_until() {
+	wait_limit=$1; shift
+	wait_end=$(($(date +%s) + wait_limit))
+	while ! "$@"; do
+		if test "$(date +%s)" -gt "$wait_end"; then
+			say "gave up after ${wait_limit} s waiting for: $*"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# kill_at_exit PID: SIGKILL this background process when the test ends
+# (if it is still running and still ours).
+kill_at_exit() {
+	bg_pids="$bg_pids $1"
+}
+
+# proc_stat PID N: field N after the command name in /proc/PID/stat
+# (1 state, 2 ppid), empty if there is no such process
+proc_stat() {
+	sed -n 's/^.*) //p' "/proc/$1/stat" 2>/dev/null | cut -d ' ' -f "$2"
+}
+
+# gone PID: the process has ended (it may be a zombie not yet waited for)
+gone() {
+	case $(proc_stat "$1" 1) in
+	''|Z|X) return 0 ;;
+	esac
+	return 1
+}
+
+# reap_within SECONDS PID: wait for our background process PID to end and
+# set $status to its exit status; 'hung' (and SIGKILL it) if it has not
+# ended after SECONDS.  Not inside check: wait needs the parent shell.
+reap_within() {
+	if wait_until "$1" gone "$2"; then
+		wait "$2"
+		status=$?
+	else
+		kill -KILL "$2" 2>/dev/null
+		wait "$2"
+		status=hung
+	fi
+}
+
+# profile OUT ARGS...: operf ARGS, its stdout in OUT.out, stderr in OUT.err
+profile() {
+	p_out=$1; shift
+	operf "$@" >"$p_out.out" 2>"$p_out.err"
+}
+
+# attribute SESSION OUT [OPTIONS...]: attribute.py's report on SESSION in
+# OUT; fails when a sample file breaks the format
+attribute() {
+	a_dir=$1 a_out=$2
+	shift 2
+	python3 "$ATTRIBUTE" "$@" "$a_dir" >"$a_out"
+}
+
+# Queries on attribute.py's output (tab-separated, kind first; see the
+# tool's help for the columns):
+#   attr_sum FILE KIND [COL=VALUE...]        sum of the counts of matching lines
+#   attr_first FILE KIND COL [COL=VALUE...]  column COL of the first (largest) one
+#   attr_distinct FILE KIND COL [COL=VALUE...]  how many values column COL takes
+attr_query() {
+	q_mode=$1 q_file=$2 q_kind=$3 q_col=$4
+	shift 4
+	awk -F '\t' -v mode="$q_mode" -v kind="$q_kind" -v want="$q_col" '
+	BEGIN {
+		n = 0
+		for (i = 2; i < ARGC; i++) {
+			eq = index(ARGV[i], "=")
+			col[n] = substr(ARGV[i], 1, eq - 1) + 0
+			val[n++] = substr(ARGV[i], eq + 1)
+		}
+		ARGC = 2
+	}
+	$1 != kind { next }
+	{
+		for (j = 0; j < n; j++)
+			if ($(col[j]) != val[j])
+				next
+		if (mode == "sum")
+			sum += $NF
+		else if (mode == "first" && !done) {
+			print $want
+			done = 1
+		} else if (mode == "distinct" && !($want in seen)) {
+			seen[$want] = 1
+			nr++
+		}
+	}
+	END {
+		if (mode == "sum")
+			print sum + 0
+		else if (mode == "distinct")
+			print nr + 0
+	}' "$q_file" "$@"
+}
+attr_sum() {
+	f=$1 k=$2; shift 2
+	attr_query sum "$f" "$k" 0 "$@"
+}
+attr_first() {
+	f=$1 k=$2 c=$3; shift 3
+	attr_query first "$f" "$k" "$c" "$@"
+}
+attr_distinct() {
+	f=$1 k=$2 c=$3; shift 3
+	attr_query distinct "$f" "$k" "$c" "$@"
+}
+
+# near A B EXPECTED TOLERANCE: A / (A + B) is within TOLERANCE percentage
+# points of EXPECTED percent (says what it got when not)
+near() {
+	awk -v a="$1" -v b="$2" -v want="$3" -v tol="$4" 'BEGIN {
+		if (a + b == 0) { print "# no samples at all"; exit 1 }
+		got = 100 * a / (a + b)
+		if (got < want - tol || got > want + tol) {
+			printf "# %.1f%% (%d of %d), expected %s%% +- %s\n", got, a, a + b, want, tol
+			exit 1
+		}
+	}'
+}
+
+# at_least A B: A >= B, saying both when not
+at_least() {
+	test "$1" -ge "$2" || { say "$1 < $2"; return 1; }
 }
 
 done_testing() {

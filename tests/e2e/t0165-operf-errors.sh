@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# operf's exit statuses and messages (doc/operf.1, EXIT STATUS), compared
+# with golden text: usage errors exit 2, a command that cannot be started
+# 3, a session directory that cannot be written 1 before the command
+# runs; --help and --version exit 0.
+. "$top_srcdir/tests/lib.sh"
+
+# fails_with STATUS NAME ARGS...: operf ARGS exits STATUS, stderr in NAME.err
+fails_with() {
+	f_want=$1 f_name=$2
+	shift 2
+	operf "$@" >"$f_name.out" 2>"$f_name.err"
+	f_rc=$?
+	test $f_rc = "$f_want" || { say "exit status $f_rc, expected $f_want"; return 1; }
+}
+# golden NAME: NAME.err is the text on stdin, but for the notice that
+# perf_event_paranoid keeps kernel samples out (it depends on the machine)
+golden() {
+	cat >"$1.expect" &&
+	grep -v '^operf: notice: kernel samples excluded ' "$1.err" >"$1.cmp"
+	compare "$1.expect" "$1.cmp"
+}
+
+# --- usage: exit 2, before anything is opened ------------------------------
+check 'no target: exit 2' fails_with 2 none
+check '... with the reason' golden none <<'EOF2'
+operf: error: nothing to profile: give a command, --pid or --system-wide
+hint: see 'operf --help'
+EOF2
+check 'an unknown option: exit 2' fails_with 2 opt --no-such-option true
+check '... with the reason' golden opt <<'EOF2'
+operf: error: unknown option '--no-such-option'
+hint: see 'operf --help'
+EOF2
+check 'a command and --pid: exit 2' fails_with 2 two --pid 1 true
+check '... with the reason' golden two <<'EOF2'
+operf: error: a command, --pid and --system-wide cannot be combined
+hint: see 'operf --help'
+EOF2
+check 'a negative pid: exit 2' fails_with 2 neg --pid -5
+check '... with the reason' golden neg <<'EOF2'
+operf: error: --pid needs a positive process id
+hint: see 'operf --help'
+EOF2
+check 'a bad --verbose level: exit 2' fails_with 2 verb -V bogus true
+check '... with the reason' golden verb <<'EOF2'
+operf: error: unknown --verbose level 'bogus' (debug, perf_events, misc, sfile, arcs, all)
+hint: see 'operf --help'
+EOF2
+check 'a missing option argument: exit 2' fails_with 2 miss -e
+check '... with the reason' golden miss <<'EOF2'
+operf: error: missing argument '-e'
+hint: see 'operf --help'
+EOF2
+check 'an unknown event: exit 2' fails_with 2 ev -e NO_SUCH_EVENT -d ev true
+check '... with the reason' golden ev <<'EOF2'
+operf: error: unknown event 'NO_SUCH_EVENT': event not found
+hint: list the events of this machine with 'ophelp', or use -e cpu-clock
+EOF2
+check 'a period out of range: exit 2' fails_with 2 period -e cpu-clock:100 -d period true
+check '... with the reason' golden period <<'EOF2'
+operf: error: sample count 100 of 'cpu-clock' is out of range (10000 to 2147483647 ns)
+EOF2
+check 'no session was made for usage errors' test ! -e ev -a ! -e period -a ! -e oprofile_data
+
+# --- --help, --version: exit 0, never open an event --------------------------
+check '--help exits 0' profile help --help
+help_ok() {
+	test ! -s help.err && head -n 1 help.out | grep -q '^Usage: operf ' &&
+	for o in events callgraph separate-thread separate-cpu session-dir append \
+		 vmlinux lazy-conversion verbose version system-wide pid help; do
+		grep -q -- "--$o" help.out || { say "--$o missing"; return 1; }
+	done
+}
+check '--help lists every option on stdout' help_ok
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+check '--version exits 0' profile version --version
+check '--version prints the version, nothing else' \
+	sh -c "test ! -s version.err && test \"\$(cat version.out)\" = 'operf (oprofile-ng) $version'"
+
+# --- the rest needs perf_events ---------------------------------------------
+if operf -e cpu-clock -d probe true >/dev/null 2>&1; then
+	perf=yes
+else
+	perf=no
+fi
+# with_perf 'what' CMD...: check, or skip where perf_events is refused
+with_perf() {
+	if test $perf = yes; then
+		check "$@"
+	else
+		skip "$1" 'perf_events cannot be used here'
+	fi
+}
+
+with_perf 'a missing command: exit 3' fails_with 3 enoent -e cpu-clock -d enoent ./no-such-program
+with_perf '... with the reason, no PATH hint for a path' golden enoent <<'EOF2'
+operf: error: cannot execute './no-such-program': No such file or directory
+EOF2
+# with a PATH of directories anyone may search (one we may not search
+# would turn ENOENT into EACCES)
+not_in_path() {
+	PATH=$top_builddir/daemon:/usr/bin:/bin
+	export PATH
+	fails_with 3 path -e cpu-clock -d path no-such-program-in-path
+}
+with_perf 'a command not in PATH: exit 3' not_in_path
+with_perf '... with the reason and a hint' golden path <<'EOF2'
+operf: error: cannot execute 'no-such-program-in-path': No such file or directory
+hint: is 'no-such-program-in-path' in your PATH?
+EOF2
+echo 'not a program' >data.txt
+chmod 644 data.txt
+with_perf 'a file that is not executable: exit 3' fails_with 3 eacces -e cpu-clock -d eacces ./data.txt
+with_perf '... with the reason' golden eacces <<'EOF2'
+operf: error: cannot execute './data.txt': Permission denied
+EOF2
+
+# the session directory cannot be made: exit 1 and the command never runs
+: >file
+with_perf 'a session directory under a file: exit 1' \
+	fails_with 1 notdir -e cpu-clock -d "$T/file/sess" touch marker
+with_perf '... with the reason' golden notdir <<EOF2
+operf: error: cannot create session directory '$T/file/sess': Not a directory
+hint: choose another directory with --session-dir
+EOF2
+with_perf '... before the command ran' test ! -e marker
+mkdir s2
+: >s2/samples
+here=$(pwd -P)	# operf makes -d absolute with getcwd()
+with_perf 'samples/ is a file: exit 1' fails_with 1 samples -e cpu-clock -d s2 touch marker
+with_perf '... with the reason' golden samples <<EOF2
+operf: error: cannot create '$here/s2/samples': Not a directory
+hint: choose another directory with --session-dir
+EOF2
+with_perf '... before the command ran' test ! -e marker
+if test "$(id -u)" = 0; then
+	skip 'a read-only parent directory: exit 1' 'root writes into read-only directories'
+	skip '... before the command ran' 'root writes into read-only directories'
+else
+	mkdir ro && chmod 555 ro
+	with_perf 'a read-only parent directory: exit 1' \
+		fails_with 1 ro -e cpu-clock -d ro/sess touch marker
+	with_perf '... before the command ran' test ! -e marker
+fi
+
+with_perf 'no such process for --pid: exit 1' fails_with 1 nopid -e cpu-clock -d nopid --pid 2147483647
+with_perf '... with the reason' golden nopid <<'EOF2'
+operf: error: no process with pid 2147483647
+EOF2
+done_testing
