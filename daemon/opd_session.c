@@ -2,6 +2,7 @@
 /* Session directory preparation and the files beside the samples. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -70,10 +71,10 @@ static int probe_writable(const char *dir)
 int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 			struct op_err *err)
 {
-	char *previous = NULL;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	s->append = append;
 	s->dir = absolute(dir ? dir : "oprofile_data");
 	if (!s->dir) {
 		op_err_set(err, "cannot find the current directory: %s", strerror(errno));
@@ -81,20 +82,31 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 	}
 	s->samples = join(s->dir, "samples");
 	s->current = join(s->samples, "current");
-	previous = join(s->samples, "previous");
 	/* formats.md §1.1: 0775 for the default directory */
 	ret = op_mkdir_p(s->dir, dir ? 0755 : 0775);
 	if (ret) {
 		op_err_set(err, "cannot create session directory '%s': %s", s->dir,
 			   strerror(-ret));
-		goto out;
+		return ret;
 	}
 	ret = op_mkdir_p(s->samples, dir ? 0700 : 0775);
-	if (ret) {
-		op_err_set(err, "cannot create '%s': %s", s->samples, strerror(-ret));
-		goto out;
-	}
-	if (!append && op_is_dir(s->current)) {
+	if (!ret)
+		ret = probe_writable(s->samples);
+	if (!ret && append && op_is_dir(s->current))
+		ret = probe_writable(s->current);
+	if (ret)
+		op_err_set(err, "cannot write to '%s': %s",
+			   append && op_is_dir(s->current) ? s->current : s->samples,
+			   strerror(-ret));
+	return ret;
+}
+
+int opd_session_begin(struct opd_session *s, struct op_err *err)
+{
+	char *previous = join(s->samples, "previous");
+	int ret = 0;
+
+	if (!s->append && op_is_dir(s->current)) {
 		/* set the old previous/ aside now, delete it once profiling runs */
 		if (op_is_dir(previous)) {
 			struct op_strbuf sb = OP_STRBUF_INIT;
@@ -116,10 +128,8 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 		}
 	}
 	ret = op_mkdir_p(s->current, 0755);
-	if (!ret)
-		ret = probe_writable(s->current);
 	if (ret)
-		op_err_set(err, "cannot write to '%s': %s", s->current, strerror(-ret));
+		op_err_set(err, "cannot create '%s': %s", s->current, strerror(-ret));
 out:
 	free(previous);
 	return ret;
@@ -255,11 +265,27 @@ int opd_session_write_info(const struct opd_session *s, const char *text)
 
 void opd_session_cleanup(struct opd_session *s)
 {
+	DIR *dir;
+	struct dirent *de;
+
 	if (s->trash) {
 		op_remove_tree(s->trash);
 		free(s->trash);
 		s->trash = NULL;
 	}
+	/* leftovers of runs killed between setting aside and removing */
+	dir = opendir(s->samples);
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		if (!strncmp(de->d_name, ".previous-old.", 14)) {
+			char *path = join(s->samples, de->d_name);
+
+			op_remove_tree(path);
+			free(path);
+		}
+	}
+	closedir(dir);
 }
 
 int opd_session_store_kernel(const struct opd_session *s, const char *kallsyms,

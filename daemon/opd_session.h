@@ -27,17 +27,25 @@ struct opd_session {
 	char *samples;		/* SESSION/samples */
 	char *current;		/* SESSION/samples/current */
 	char *trash;		/* old previous/ waiting to be removed, or NULL */
+	bool append;		/* add to current/ instead of rotating it */
 };
 
 /*
- * Make the session directory ready for a run, before anything is
- * profiled: dir is --session-dir (NULL: $PWD/oprofile_data), created if
- * missing; without append an existing current/ becomes previous/ (the old
- * previous/ is removed).  Checks that current/ can be written.  Returns 0
- * or a negative errno with the failing path in err.
+ * Check the session directory before anything is started: dir is
+ * --session-dir (NULL: $PWD/oprofile_data), created with samples/ if
+ * missing, and samples/ must be writable.  Nothing existing is touched
+ * yet.  Returns 0 or a negative errno with the failing path in err.
  */
 int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 			struct op_err *err);
+
+/*
+ * Start the run's samples, once profiling really begins: without append
+ * an existing current/ becomes previous/ (the old previous/ is set aside
+ * for opd_session_cleanup()); current/ is created.  So a run that fails
+ * to start leaves the session as it was.  0 or a negative errno (err).
+ */
+int opd_session_begin(struct opd_session *s, struct op_err *err);
 void opd_session_release(struct opd_session *s);
 
 /* SESSION/abi (formats.md §7.1) */
@@ -67,8 +75,8 @@ int opd_session_store_kernel(const struct opd_session *s, const char *kallsyms,
 			     size_t kallsyms_len, const char *modules);
 
 /*
- * Remove the previous run's samples moved aside by opd_session_prepare()
- * (done after the profiled command has started, not before).
+ * Remove the old previous/ set aside by opd_session_begin(), and any left
+ * by runs that were killed before removing theirs (samples/.previous-old.*).
  */
 void opd_session_cleanup(struct opd_session *s);
 

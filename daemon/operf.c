@@ -60,8 +60,11 @@ struct operf_options {
 /* filled by popt, then passed down as const */
 static struct operf_options opts;
 
+/* string options go through handle_option(): see there */
+enum { OPT_EVENTS = 1, OPT_SESSION_DIR, OPT_VMLINUX, OPT_VERBOSE };
+
 static const struct poptOption options_table[] = {
-	{ "events", 'e', POPT_ARG_STRING, &opts.events, 0,
+	{ "events", 'e', POPT_ARG_STRING, NULL, OPT_EVENTS,
 	  "comma-separated events: NAME:count[:unitmask[:kernel[:user]]]", "EVENTS" },
 	{ "callgraph", 'g', POPT_ARG_NONE, &opts.callgraph, 0,
 	  "record call graphs (caller/callee arcs)", NULL },
@@ -69,15 +72,15 @@ static const struct poptOption options_table[] = {
 	  "separate samples by process and thread (tgid, tid)", NULL },
 	{ "separate-cpu", 'c', POPT_ARG_NONE, &opts.separate_cpu, 0,
 	  "separate samples by cpu", NULL },
-	{ "session-dir", 'd', POPT_ARG_STRING, &opts.session_dir, 0,
+	{ "session-dir", 'd', POPT_ARG_STRING, NULL, OPT_SESSION_DIR,
 	  "session directory (default ./oprofile_data)", "DIR" },
 	{ "append", 'a', POPT_ARG_NONE, &opts.append, 0,
 	  "add to the current profile instead of moving it to 'previous'", NULL },
-	{ "vmlinux", 'k', POPT_ARG_STRING, &opts.vmlinux, 0,
+	{ "vmlinux", 'k', POPT_ARG_STRING, NULL, OPT_VMLINUX,
 	  "vmlinux file of the running kernel, for kernel samples", "FILE" },
 	{ "lazy-conversion", 'l', POPT_ARG_NONE, &opts.lazy, 0,
 	  "record the raw sample stream and convert it after profiling", NULL },
-	{ "verbose", 'V', POPT_ARG_STRING, &opts.verbose, 0,
+	{ "verbose", 'V', POPT_ARG_STRING, NULL, OPT_VERBOSE,
 	  "debug output: debug, perf_events, misc, sfile, arcs or all", "LEVELS" },
 	{ "version", 'v', POPT_ARG_NONE, &opts.version, 0,
 	  "print the version and exit", NULL },
@@ -89,6 +92,47 @@ static const struct poptOption options_table[] = {
 	POPT_AUTOHELP
 	POPT_TABLEEND
 };
+
+/*
+ * Several --events add up (-e A -e B is -e A,B, as with perf); any other
+ * string option given twice keeps the last.  We own the strings popt hands
+ * over, so replaced ones are freed rather than leaked.
+ */
+static int handle_option(int val, poptContext ctx, void *data)
+{
+	struct operf_options *o = data;
+	char *arg = poptGetOptArg(ctx), **slot;
+
+	if (!arg)
+		return op_usage_error("missing argument to an option");
+	switch (val) {
+	case OPT_EVENTS:
+		if (o->events) {
+			struct op_strbuf sb = OP_STRBUF_INIT;
+
+			op_strbuf_addf(&sb, "%s,%s", o->events, arg);
+			free(o->events);
+			free(arg);
+			arg = op_strbuf_detach(&sb);
+			if (!arg)
+				op_die(1, "out of memory");
+		}
+		o->events = arg;
+		return 0;
+	case OPT_SESSION_DIR:
+		slot = &o->session_dir;
+		break;
+	case OPT_VMLINUX:
+		slot = &o->vmlinux;
+		break;
+	default:
+		slot = &o->verbose;
+		break;
+	}
+	free(*slot);
+	*slot = arg;
+	return 0;
+}
 
 static void options_release(struct operf_options *o)
 {
@@ -661,6 +705,12 @@ static int run(struct run *r, int nr_args, const char **args)
 		if (ret)
 			return ret;
 	}
+	if (opd_session_begin(&r->session, &err)) {
+		op_error("%s", err.msg);
+		if (r->target.kind == OPD_TARGET_COMMAND)
+			kill(r->child.pid, SIGKILL);
+		return 1;
+	}
 	load_kernel_info(r);
 	if (start_engine(r)) {
 		if (r->target.kind == OPD_TARGET_COMMAND)
@@ -690,8 +740,10 @@ int main(int argc, char **argv)
 
 	if (op_popt_parse(&ctx, argc, argv, options_table,
 			  "[--system-wide | --pid PID | command [args]]",
-			  POPT_CONTEXT_POSIXMEHARDER))
+			  POPT_CONTEXT_POSIXMEHARDER, handle_option, &opts)) {
+		options_release(&opts);
 		return 2;
+	}
 	if (opts.help) {
 		print_help(ctx);
 		status = 0;

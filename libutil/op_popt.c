@@ -26,7 +26,7 @@ int op_usage_error(const char *fmt, ...)
 
 int op_popt_parse(poptContext *ctxp, int argc, char **argv,
 		  const struct poptOption *table, const char *args_help,
-		  unsigned flags)
+		  unsigned flags, op_popt_handler handler, void *data)
 {
 	poptContext ctx;
 	int rc;
@@ -35,8 +35,13 @@ int op_popt_parse(poptContext *ctxp, int argc, char **argv,
 			     (const char **)argv, table, flags);
 	if (args_help)
 		poptSetOtherOptionHelp(ctx, args_help);
-	while ((rc = poptGetNextOpt(ctx)) > 0)
-		;
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		if (handler && handler(rc, ctx, data)) {
+			poptFreeContext(ctx);
+			*ctxp = NULL;
+			return -1;
+		}
+	}
 	if (rc < -1) {
 		op_usage_error("%s '%s'", poptStrerror(rc),
 			       poptBadOption(ctx, POPT_BADOPTION_NOALIAS));

@@ -20,9 +20,16 @@
  * flags: popt context flags, e.g. POPT_CONTEXT_POSIXMEHARDER to stop at
  * the first non-option (a command to run and its own options).
  */
+/*
+ * Called for every option whose table entry has a non-zero val, with that
+ * val; poptGetOptArg(ctx) then returns its argument, which the handler
+ * owns (free() it).  Returns 0, or -1 after printing a usage error.
+ */
+typedef int (*op_popt_handler)(int val, poptContext ctx, void *data);
+
 int op_popt_parse(poptContext *ctxp, int argc, char **argv,
 		  const struct poptOption *table, const char *args_help,
-		  unsigned flags);
+		  unsigned flags, op_popt_handler handler, void *data);
 
 /* the non-option arguments, NULL-terminated (empty list when none) */
 const char **op_popt_args(poptContext ctx, int *nr);

@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	poptContext ctx;
 	int nr, i, status = 0;
 
-	if (op_popt_parse(&ctx, argc, argv, options_table, "FILE...", 0))
+	if (op_popt_parse(&ctx, argc, argv, options_table, "FILE...", 0, NULL, NULL))
 		return 2;
 	if (opts.version) {
 		printf("odb-dump (" PACKAGE_NAME ") " PACKAGE_VERSION "\n");
