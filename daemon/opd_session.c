@@ -90,8 +90,11 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 		return ret;
 	}
 	ret = op_mkdir_p(s->samples, dir ? 0700 : 0775);
-	if (!ret)
-		ret = probe_writable(s->samples);
+	if (ret) {
+		op_err_set(err, "cannot create '%s': %s", s->samples, strerror(-ret));
+		return ret;
+	}
+	ret = probe_writable(s->samples);
 	if (!ret && append && op_is_dir(s->current))
 		ret = probe_writable(s->current);
 	if (ret)

@@ -194,6 +194,19 @@ struct run {
 	uint64_t nr_read;		/* bytes read from the rings */
 };
 
+/* -V: milliseconds since operf started, at each phase of a run */
+static void phase(const char *what)
+{
+	static struct timespec t0;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!t0.tv_sec)
+		t0 = now;
+	op_debug("%7.2f ms: %s", (double)(now.tv_sec - t0.tv_sec) * 1e3 +
+		 (double)(now.tv_nsec - t0.tv_nsec) / 1e6, what);
+}
+
 static int setup_signals(struct run *r)
 {
 	sigset_t set;
@@ -655,12 +668,14 @@ static int run(struct run *r, int nr_args, const char **args)
 	struct op_err err = { "" };
 	int ret;
 
+	phase("start");
 	ret = prepare_target(r, nr_args, args);
 	if (ret)
 		return ret;
 	ret = operf_events_choose(&r->evs, r->o->events);
 	if (ret)
 		return ret;
+	phase("events chosen");
 	if (r->evs.fallback)
 		op_notice("operf: notice: %s; sampling with the cpu-clock software "
 			  "event every %llu ns instead", r->evs.fallback_reason,
@@ -671,6 +686,7 @@ static int run(struct run *r, int nr_args, const char **args)
 		return 1;
 	}
 	opd_time_string(r->started, sizeof(r->started));
+	phase("session checked");
 	if (setup_signals(r)) {
 		op_error_errno(errno, "cannot set up signal handling");
 		return 1;
@@ -683,6 +699,7 @@ static int run(struct run *r, int nr_args, const char **args)
 		}
 		r->target.pid = r->child.pid;
 	}
+	phase("target forked");
 	ret = opd_perf_open(&r->perf, r->evs.events, r->evs.nr, &r->target,
 			    r->o->callgraph, RING_KIB, &err);
 	if (ret) {
@@ -700,11 +717,13 @@ static int run(struct run *r, int nr_args, const char **args)
 	 * buffers while the slower set-up below (reading kallsyms, about
 	 * 50 ms) overlaps with it instead of delaying its start.
 	 */
+	phase("events opened");
 	if (r->target.kind == OPD_TARGET_COMMAND) {
 		ret = run_command_start(r);
 		if (ret)
 			return ret;
 	}
+	phase("target started");
 	if (opd_session_begin(&r->session, &err)) {
 		op_error("%s", err.msg);
 		if (r->target.kind == OPD_TARGET_COMMAND)
@@ -725,10 +744,14 @@ static int run(struct run *r, int nr_args, const char **args)
 	opd_session_cleanup(&r->session);
 	op_debug("profiling with %zu event(s) on %zu cpu(s), %zu perf fds",
 		 r->evs.nr, r->perf.nr_rings, r->perf.nr_fds);
+	phase("profiling");
 	profile_loop(r);
+	phase("target done");
 	opd_perf_disable(&r->perf);
 	read_rings(r);
-	return finish(r);
+	ret = finish(r);
+	phase("finished");
+	return ret;
 }
 
 int main(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,21 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 
+/*
+ * Can any hardware event count here?  perf's generic cycles event tells
+ * quickly, before libpfm4 is set up (which is only needed to name the
+ * cpu's own default event).
+ */
+static int probe_cycles(void)
+{
+	struct opev_event ev = { .attr_type = PERF_TYPE_HARDWARE,
+				 .attr_config = PERF_COUNT_HW_CPU_CYCLES,
+				 .period = 100000 };
+
+	snprintf(ev.name, sizeof(ev.name), "cycles");
+	return opd_perf_probe(&ev);
+}
+
 static int choose_default(struct operf_events *evs, struct opev_ctx *ctx)
 {
 	struct op_err err = { "" };
@@ -20,6 +36,17 @@ static int choose_default(struct operf_events *evs, struct opev_ctx *ctx)
 
 	evs->events = op_xcalloc(1, sizeof(*evs->events));
 	evs->nr = 1;
+	if (!ctx) {
+		ret = probe_cycles();
+		if (ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV)
+			snprintf(evs->fallback_reason, sizeof(evs->fallback_reason),
+				 "no hardware PMU, so the cpu's default event cannot count");
+		else
+			snprintf(evs->fallback_reason, sizeof(evs->fallback_reason),
+				 "hardware events cannot be opened here (%s)",
+				 strerror(-ret));
+		goto fallback;
+	}
 	ret = opev_default_event(ctx, &hw, &err);
 	if (!ret) {
 		ret = opd_perf_probe(&hw);
@@ -36,6 +63,7 @@ static int choose_default(struct operf_events *evs, struct opev_ctx *ctx)
 			 "no hardware event for this cpu: %s",
 			 err.msg[0] ? err.msg : opev_strerror(ret));
 	}
+fallback:
 	ret = opev_software_clock(&evs->events[0], 0);
 	if (ret) {
 		op_error("cannot set up the cpu-clock event: %s", opev_strerror(ret));
@@ -107,6 +135,10 @@ int operf_events_choose(struct operf_events *evs, const char *list)
 	int err = 0, ret;
 
 	memset(evs, 0, sizeof(*evs));
+	if (!list && probe_cycles()) {
+		/* no PMU at all: the fallback needs no event library */
+		return choose_default(evs, NULL);
+	}
 	ctx = opev_ctx_new(&err);
 	if (!ctx) {
 		op_error("cannot initialise the event library: %s", opev_strerror(err));
