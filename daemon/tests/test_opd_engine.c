@@ -307,6 +307,31 @@ static void test_anon_and_names(void **state)
 	op_strbuf_release(&sb);
 }
 
+/*
+ * A program replaced on disk while running: the old mapping's path ends in
+ * " (deleted)" and is a different image from the new file at that path.
+ */
+static void test_deleted(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("deleted", NULL);
+
+	(void)state;
+	rec_comm(&sb, 100, 100, "prog", 1, 1 * MS);
+	rec_mmap2(&sb, 100, 0x400000, 0x1000, 0, 11, "/bin/prog (deleted)", 1 * MS);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x400010, 2 * MS, NULL, 0);
+	rec_comm(&sb, 200, 200, "prog", 1, 3 * MS);
+	rec_mmap2(&sb, 200, 0x400000, 0x1000, 0, 12, "/bin/prog", 3 * MS);
+	rec_sample(&sb, ID, 200, 200, 0, US, 0x400010, 4 * MS, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count("{root}/bin/prog (deleted)/{dep}/{root}/bin/prog (deleted)/" SPEC,
+			       0x10), 1);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x10), 1);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
 /* more files than may be open at once: evicted ones are reopened */
 static void test_lru(void **state)
 {
@@ -447,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_separate),
 		cmocka_unit_test(test_callgraph),
 		cmocka_unit_test(test_anon_and_names),
+		cmocka_unit_test(test_deleted),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_exit_and_reuse),
 		cmocka_unit_test(test_bad_bytes),
