@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Symbol tables of the images samples fall in, in the key space of their
+ * sample files (formats.md §4.1): file offsets for files, raw addresses
+ * for no-vmlinux, offsets from the load address for modules and anon
+ * regions, offsets from _text for a vmlinux.
+ *
+ * Where symbols come from, first found wins:
+ *  - the image's .symtab;
+ *  - else the .symtab of its separate debug file, found by build-id
+ *    (/usr/lib/debug/.build-id/xx/yyyy.debug) or .gnu_debuglink (next to
+ *    the image, in its .debug/, or under /usr/lib/debug);
+ *  - else its .dynsym (OProfile ignores .dynsym: stripped libraries then
+ *    show as one symbol);
+ *  - kernel images: the session's copy of /proc/kallsyms (or the running
+ *    kernel's, or a vmlinux's .symtab);
+ *  - else one artificial symbol named after the image, covering it all.
+ * Which symbols count follows OProfile (formats.md §4.2): symbols in
+ * executable sections, not section/file symbols, not ".L" names or ARM
+ * mapping symbols; of aliases at one address one survives (not "??",
+ * global over local, not starting with '_', non-weak).  Extents: a symbol
+ * with a size ends at its size; one without extends to the next symbol.
+ *
+ * Binaries are looked up at their recorded path, under --root, in the
+ * --image-path directories (by basename), or in the archive.  A binary
+ * that is missing, unreadable or not ELF still gets its one artificial
+ * symbol; the reason is kept for the caller to report once.
+ */
+#ifndef PP_SYMBOLS_H
+#define PP_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libpp/pp_name.h"
+#include "libutil/op_error.h"
+
+struct pp_sym {
+	uint64_t start;		/* first key of the symbol */
+	uint64_t end;		/* one past its last key */
+	uint64_t vma;		/* address shown for start (link-time value) */
+	const char *name;	/* raw (mangled) name; borrowed from the table */
+	uint32_t flags;		/* PP_SYM_* */
+};
+
+enum pp_sym_flags {
+	PP_SYM_ARTIFICIAL = 1 << 0,	/* the whole-image symbol */
+	PP_SYM_GLOBAL = 1 << 1,
+};
+
+enum pp_sym_source {
+	PP_SYMS_SYMTAB,		/* the image's own .symtab */
+	PP_SYMS_DEBUG_FILE,	/* .symtab of a separate debug file */
+	PP_SYMS_DYNSYM,		/* .dynsym only */
+	PP_SYMS_KALLSYMS,	/* a kallsyms copy */
+	PP_SYMS_NONE,		/* the artificial symbol only */
+};
+
+/* where to look for binaries and kernel symbols */
+struct pp_sym_opts {
+	const char *root;		/* --root: prefix for every path, or NULL */
+	const char *const *image_path;	/* --image-path directories, NULL-ended */
+	const char *archive;		/* archive root, or NULL */
+	const char *debug_root;		/* instead of /usr/lib/debug (tests), or NULL */
+	const char *kallsyms;		/* the session's kernel/kallsyms, or NULL */
+	const char *modules;		/* the session's kernel/modules, or NULL */
+	const char *vmlinux;		/* --vmlinux for no-vmlinux samples, or NULL */
+};
+
+struct pp_symtab {
+	struct pp_sym *syms;	/* sorted by start; no two overlap */
+	size_t nr;
+	enum pp_sym_source source;
+	char *file;		/* the binary read, NULL when none was found */
+	char *symfile;		/* where the symbols came from, or NULL */
+	char *missing;		/* why there are no real symbols, or NULL */
+	int64_t mtime;		/* st_mtime of file, -1 when unknown */
+	uint64_t file_size;
+	char build_id[41];	/* hex, "" when none */
+	void *priv;		/* ELF handles and name storage */
+};
+
+/*
+ * Load the symbols of image for keys in [0, key_limit) (key_limit bounds
+ * the artificial symbol of images that cannot be read; pass the largest
+ * key seen + 1).  Always returns a usable table (at worst the artificial
+ * symbol) or -ENOMEM; *t is freed with pp_symtab_free().
+ */
+int pp_symtab_load(const struct pp_image_id *image, bool is_kernel,
+		   uint64_t key_limit, const struct pp_sym_opts *opts,
+		   struct pp_symtab **t);
+void pp_symtab_free(struct pp_symtab *t);
+
+/* the symbol containing key, or NULL (before the first, in a gap) */
+const struct pp_sym *pp_symtab_lookup(const struct pp_symtab *t, uint64_t key);
+
+/* the address a key stands for (shown in -d, -w and XML) */
+uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key);
+
+/*
+ * Source file and line of the instruction at key, from the DWARF of the
+ * binary or its debug file.  Returns 0, or -ENOENT when there is no line
+ * information (missing debug info; *why says so, static).  *file is
+ * borrowed from the table.
+ */
+int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
+		   unsigned *line, const char **why);
+
+#endif
