@@ -19,12 +19,13 @@
  * executable sections, not section/file symbols, not ".L" names or ARM
  * mapping symbols; of aliases at one address one survives (not "??",
  * global over local, not starting with '_', non-weak).  Extents: a symbol
- * with a size ends at its size; one without extends to the next symbol.
+ * with a size ends at its size; one without extends to the next symbol
+ * (or the end of its section).
  *
- * Binaries are looked up at their recorded path, under --root, in the
- * --image-path directories (by basename), or in the archive.  A binary
- * that is missing, unreadable or not ELF still gets its one artificial
- * symbol; the reason is kept for the caller to report once.
+ * Binaries are looked up in the archive, under --root, at their recorded
+ * path, then in the --image-path directories (by basename), first found
+ * wins.  A binary that is missing, unreadable or not ELF still gets its
+ * one artificial symbol; the reason is kept for the caller to report once.
  */
 #ifndef PP_SYMBOLS_H
 #define PP_SYMBOLS_H
@@ -74,7 +75,7 @@ struct pp_symtab {
 	enum pp_sym_source source;
 	char *file;		/* the binary read, NULL when none was found */
 	char *symfile;		/* where the symbols came from, or NULL */
-	char *missing;		/* why there are no real symbols, or NULL */
+	char *missing;		/* why there are no real symbols (one line), or NULL */
 	int64_t mtime;		/* st_mtime of file, -1 when unknown */
 	uint64_t file_size;
 	char build_id[41];	/* hex, "" when none */
@@ -101,7 +102,7 @@ uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key);
 /*
  * Source file and line of the instruction at key, from the DWARF of the
  * binary or its debug file.  Returns 0, or -ENOENT when there is no line
- * information (missing debug info; *why says so, static).  *file is
+ * information (missing debug info; *why says so).  *file and *why are
  * borrowed from the table.
  */
 int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
