@@ -9,6 +9,7 @@
 #define PP_NAME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "libutil/op_error.h"
@@ -61,6 +62,13 @@ bool pp_image_id_equal(const struct pp_image_id *a, const struct pp_image_id *b)
  * whole paths, else the basename of paths.  Caller frees.
  */
 char *pp_image_id_display(const struct pp_image_id *id, bool long_names);
+
+/*
+ * s as printable text on one line, for messages: bytes outside ' '..'~'
+ * are written %XX (as in sample file names) and text longer than buf is
+ * cut with "...".  Returns buf, which needs at least 8 bytes.
+ */
+const char *pp_quote(char *buf, size_t size, const char *s);
 
 #define PP_NAME_ERRORS							\
 	PP_NAME_ERROR(NO_SPEC, "the last component is not EVENT.COUNT.UNITMASK.TGID.TID.CPU") \

@@ -20,7 +20,7 @@
 #include "libutil/op_error.h"
 
 struct pp_session_dir {
-	char *dir;		/* the session directory, absolute */
+	char *dir;		/* the session directory, resolved (under archive) */
 	char *archive;		/* archive root, or NULL */
 	bool given;		/* from --session-dir */
 };
@@ -38,7 +38,7 @@ char *pp_session_path(const struct pp_session_dir *sd, const char *name);
 
 /* one sample file found in a session */
 struct pp_sample_file {
-	char *path;		/* absolute */
+	char *path;		/* absolute, below the resolved session path */
 	char *session;		/* the session name it was found in */
 	struct pp_name name;	/* parsed from its path */
 };
@@ -62,8 +62,12 @@ struct pp_file_list {
  * session-exclude), keeping those the rest of spec matches.  A session
  * that does not exist is -ENOENT with its path in err.  Files under
  * current/ that are not below {root} or {kern} (stats/, session.info,
- * kernel/) are skipped, as are "*.tmp" files of a writer; malformed names
- * go to bad.  The caller frees with pp_file_list_release().
+ * kernel/) are skipped, as are "*.tmp" files of a writer and JIT ELF files
+ * ({anon:NAME}/PID.jo), all counted in nr_other; malformed names go to
+ * bad.  Files come session by session, each walked in sorted order (the
+ * same on every run); a session named twice is listed once.  Symbolic
+ * links inside a session are not followed.  The caller frees with
+ * pp_file_list_release().
  */
 int pp_session_list(const struct pp_session_dir *sd, const struct pp_spec *spec,
 		    struct pp_file_list *list, struct op_err *err);
@@ -79,10 +83,23 @@ void pp_file_list_release(struct pp_file_list *list);
  * When a specification matches nothing: a few lines saying which session
  * directory was searched, which sessions exist there, what the session
  * holds (events, applications, images, separation fields) and which tag
- * excluded everything.  Caller frees.
+ * excluded everything.  Every line ends in '\n'; lists are sorted and
+ * cut after a few items, so the text is the same on every run.  Lines
+ * starting "hint: " suggest a fix.  Caller frees.
  */
 char *pp_session_explain(const struct pp_session_dir *sd,
 			 const struct pp_spec *spec);
+
+/* an "event" line of session.info: one event operf opened */
+struct pp_session_event {
+	char *name;		/* as in the sample file names */
+	bool software;		/* a clock event ("software"), else "hardware" */
+	uint64_t period;	/* events (or ns) per sample */
+	uint32_t cpu_type;	/* OProfile op_cpu number */
+	uint32_t code;		/* OProfile event code */
+	uint32_t unit_mask;
+	char *desc;		/* one-line description, may be empty */
+};
 
 /* what operf recorded about a run (samples/NAME/session.info, stats/) */
 struct pp_session_info {
@@ -90,11 +107,13 @@ struct pp_session_info {
 	char *fallback_reason;
 	bool kernel_excluded;	/* perf_event_paranoid kept kernel samples out */
 	uint64_t total_samples;	/* stats/total_samples, 0 if absent */
-	uint64_t lost;		/* sum of stats/lost_* */
-	char **throttled;	/* events in stats/throttled/ */
+	uint64_t lost;		/* sum of stats/lost_* (saturating) */
+	char **throttled;	/* events in stats/throttled/, sorted */
 	size_t nr_throttled;
 	char *kallsyms;		/* path of kernel/kallsyms when present */
 	char *vmlinux;		/* operf --vmlinux, when recorded */
+	struct pp_session_event *events;	/* in session.info order */
+	size_t nr_events;
 };
 
 /* read what exists; missing files give empty fields, never an error */

@@ -5,13 +5,23 @@
  *	lib-image:LIST  lib-image-exclude:LIST  event:LIST  count:LIST
  *	unit-mask:LIST  cpu:LIST  tgid:LIST  tid:LIST  archive:PATH
  * LIST is comma-separated, "\," is a literal comma; image lists take
- * globs (fnmatch); a bare argument is image:ARG.  An unknown tag is an
+ * globs (fnmatch); a bare argument is image:ARG, one image (not split at
+ * commas).  A tag given twice adds to its list.  An unknown tag is an
  * error naming the valid tags (OProfile took it as an image name).
  * Differential profiles: SHARED { SPEC } { SPEC } (braces are separate
- * arguments): the shared part applies to both sides.
+ * arguments, "{}" is an empty side, and inside braces an argument ending
+ * in a glued '}' is an error): the shared part applies to both sides, and
+ * a tag given inside braces replaces the shared one there.
  *
  * image: matches the application (APP) of a sample file, lib-image: the
- * sampled image (IMAGE): formats.md §2.5.
+ * sampled image (IMAGE): formats.md §2.5.  A pattern with a '/' is
+ * matched against the whole path, one without against the basename (a
+ * kernel or anonymous image's name); a name also matches itself
+ * literally, so lib-image:[heap] works.  image-exclude: rejects by APP and
+ * lib-image-exclude: by IMAGE (OProfile applied image-exclude: to both
+ * and never implemented lib-image-exclude:).  cpu:, tgid: and tid: never
+ * match a file whose field is "all" (not separated), as in OProfile 1.x;
+ * an "all" item in the list matches every file.
  */
 #ifndef PP_SPEC_H
 #define PP_SPEC_H
@@ -52,10 +62,14 @@ struct pp_spec_set {
 };
 
 /*
- * Parse the non-option arguments of a report tool.  Relative image paths
- * ("./prog") are made absolute against the current directory.  Returns 0
- * or PP_SPEC_ERR_* with the detail in err (e.g. "unknown tag 'imgae:'
- * (valid tags: archive, session, ...)").  Free with pp_spec_set_release().
+ * Parse the non-option arguments of a report tool.  Image and archive
+ * paths with a '/' are made absolute against the current directory and
+ * normalized, except image patterns that start with a glob character
+ * ('*', '?', '['); one that exists and holds no glob is resolved with
+ * realpath(), as the sample files record real paths.  Returns 0
+ * or PP_SPEC_ERR_* with the detail in err (e.g. "unknown tag 'imgae' in
+ * 'imgae:foo' (valid tags: archive, session, ...)"); set is then empty.
+ * Free with pp_spec_set_release().
  */
 int pp_spec_parse(int argc, const char *const *argv, struct pp_spec_set *set,
 		  struct op_err *err);
@@ -63,7 +77,9 @@ void pp_spec_set_release(struct pp_spec_set *set);
 
 /*
  * Which tag of spec rejects the sample file name from session (NULL when
- * it matches).  The returned tag ("image", "event", ...) is static.
+ * it matches), trying the tags in the order of pp_spec_valid_tags().  The
+ * returned tag ("image", "event", ...) is static.  session may be NULL:
+ * session: and session-exclude: are then not checked (listing has).
  */
 const char *pp_spec_reject(const struct pp_spec *spec, const char *session,
 			   const struct pp_name *name);

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fuzz target: a sample-file name (a path below samples/SESSION) from
+ * untrusted bytes, as a directory walk could find it.  pp_name_parse()
+ * must give one of its errors with a one-line message and an empty name,
+ * or a name within the grammar's promises; its images, written again with
+ * libdb's escaping, must parse back to the same fields.  The name then
+ * goes through display and a spec's matching.  Nothing may crash or leak.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libdb/odb_name.h"
+#include "libpp/pp_name.h"
+#include "libpp/pp_spec.h"
+#include "libutil/op_strbuf.h"
+#include "tests/fuzz/fuzz.h"
+
+static bool one_line(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+static void check_image(const struct pp_image_id *id)
+{
+	char *shown;
+
+	if (!id->name)
+		abort();
+	if (id->kind == PP_IMAGE_FILE && id->name[0] != '/')
+		abort();
+	if (id->kind != PP_IMAGE_FILE && !id->name[0])
+		abort();
+	if (id->kind == PP_IMAGE_ANON && id->anon_start > id->anon_end)
+		abort();
+	if (id->kind != PP_IMAGE_ANON && (id->anon_tgid || id->anon_start || id->anon_end))
+		abort();
+	shown = pp_image_id_display(id, false);
+	free(shown);
+	shown = pp_image_id_display(id, true);
+	free(shown);
+}
+
+/*
+ * The image as libdb writes it; false when libdb's own escaping would not
+ * give the same name back (dropped empty components, the #long form).
+ */
+static bool write_image(struct op_strbuf *sb, const struct pp_image_id *id)
+{
+	struct op_strbuf part = OP_STRBUF_INIT;
+	char *back;
+	bool same;
+
+	if (id->kind == PP_IMAGE_FILE)
+		odb_name_escape_path(&part, id->name);
+	else
+		odb_name_escape_word(&part, id->name);
+	back = strdup(part.buf);
+	if (!back)
+		abort();
+	odb_name_unescape(back);
+	same = !op_strbuf_failed(&part) && !strcmp(back, id->name);
+	free(back);
+	/* "{root}//{dep}" of the root directory is folded by the file system */
+	if (id->kind == PP_IMAGE_FILE)
+		op_strbuf_addf(sb, "{root}%s", strcmp(part.buf, "/") ? part.buf : "");
+	else if (id->kind == PP_IMAGE_KERNEL)
+		op_strbuf_addf(sb, "{kern}/%s", part.buf);
+	else
+		op_strbuf_addf(sb, "{anon:%s}/%u.0x%llx.0x%llx", part.buf,
+			       id->anon_tgid, (unsigned long long)id->anon_start,
+			       (unsigned long long)id->anon_end);
+	op_strbuf_release(&part);
+	return same;
+}
+
+static void check_round_trip(const struct pp_name *n)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct pp_name again;
+	bool same;
+	char id[3][16];
+	int i;
+
+	same = write_image(&sb, &n->app);
+	op_strbuf_addstr(&sb, "/{dep}/");
+	same &= write_image(&sb, &n->image);
+	if (n->is_cg) {
+		op_strbuf_addstr(&sb, "/{cg}/");
+		same &= write_image(&sb, &n->cg);
+	}
+	for (i = 0; i < 3; i++) {
+		int64_t v = i == 0 ? n->tgid : i == 1 ? n->tid : n->cpu;
+
+		if (v == PP_ALL)
+			snprintf(id[i], sizeof(id[i]), "all");
+		else
+			snprintf(id[i], sizeof(id[i]), "%lld", (long long)v);
+	}
+	op_strbuf_addf(&sb, "/%s.%d.%u.%s.%s.%s", n->event, n->count,
+		       n->unit_mask, id[0], id[1], id[2]);
+	if (!same || op_strbuf_failed(&sb)) {
+		op_strbuf_release(&sb);
+		return;
+	}
+	if (pp_name_parse(sb.buf, &again, NULL))
+		abort();
+	if (!pp_image_id_equal(&again.app, &n->app) ||
+	    !pp_image_id_equal(&again.image, &n->image) ||
+	    again.is_cg != n->is_cg ||
+	    (n->is_cg && !pp_image_id_equal(&again.cg, &n->cg)) ||
+	    strcmp(again.event, n->event) || again.count != n->count ||
+	    again.unit_mask != n->unit_mask || again.tgid != n->tgid ||
+	    again.tid != n->tid || again.cpu != n->cpu)
+		abort();
+	pp_name_release(&again);
+	op_strbuf_release(&sb);
+}
+
+static void check_match(const struct pp_name *n)
+{
+	static const char *const args[] = {
+		"image:*", "lib-image:/usr/*,[heap],anon", "event:cpu-clock,e",
+		"cpu:0,all", "unit-mask:0x0",
+	};
+	struct pp_spec_set set;
+
+	if (pp_spec_parse(5, args, &set, NULL))
+		abort();
+	pp_spec_reject(&set.first, "current", n);
+	pp_spec_reject(&set.first, NULL, n);
+	pp_spec_set_release(&set);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct op_err err = { "" };
+	struct pp_name n;
+	char *rel = malloc(size + 1);
+	int ret;
+
+	if (!rel)
+		return 0;
+	memcpy(rel, data, size);
+	rel[size] = '\0';
+	ret = pp_name_parse(rel, &n, &err);
+	free(rel);
+	if (ret) {
+		if (ret <= PP_NAME_ERR_BASE || ret >= PP_NAME_ERR_END)
+			abort();
+		if (!err.msg[0] || !one_line(err.msg))
+			abort();
+		if (n.event || n.app.name || n.image.name || n.cg.name || n.is_cg)
+			abort();
+		return 0;
+	}
+	if (!n.event || !n.event[0] || strchr(n.event, '.') || strchr(n.event, '/'))
+		abort();
+	check_image(&n.app);
+	check_image(&n.image);
+	if (n.is_cg)
+		check_image(&n.cg);
+	else if (n.cg.name)
+		abort();
+	check_round_trip(&n);
+	check_match(&n);
+	pp_name_release(&n);
+	return 0;
+}
