@@ -111,6 +111,7 @@ struct pp_session_info {
 	char **throttled;	/* events in stats/throttled/, sorted */
 	size_t nr_throttled;
 	char *kallsyms;		/* path of kernel/kallsyms when present */
+	char *modules;		/* path of kernel/modules when present */
 	char *vmlinux;		/* operf --vmlinux, when recorded */
 	struct pp_session_event *events;	/* in session.info order */
 	size_t nr_events;

@@ -214,7 +214,7 @@ static void read_stats(struct pp_session_info *info, const char *dir)
 void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
 			  struct pp_session_info *info)
 {
-	char *dir = pp_session_path(sd, name), *kallsyms;
+	char *dir = pp_session_path(sd, name), *kallsyms, *modules;
 
 	memset(info, 0, sizeof(*info));
 	read_info_file(info, dir);
@@ -224,6 +224,11 @@ void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
 		info->kallsyms = kallsyms;
 	else
 		free(kallsyms);
+	modules = join(dir, "kernel/modules");
+	if (op_is_file(modules))
+		info->modules = modules;
+	else
+		free(modules);
 	free(dir);
 }
 
@@ -238,6 +243,7 @@ void pp_session_info_release(struct pp_session_info *info)
 		free(info->throttled[i]);
 	free(info->throttled);
 	free(info->kallsyms);
+	free(info->modules);
 	free(info->vmlinux);
 	for (i = 0; i < info->nr_events; i++) {
 		free(info->events[i].name);

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * opreport --callgraph: for every symbol, its callers (with the share of
+ * the calls each made), itself with its own samples, and its callees
+ * plus a "[self]" entry (with the share of the symbol's own and callees'
+ * counts), separated by lines of dashes as OProfile 1.4 prints them.  The
+ * arcs come from pp_arcs.c.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/pp_report_int.h"
+#include "libutil/op_alloc.h"
+
+struct cgctx {
+	FILE *out;
+	struct pp_profile *p;
+	const struct pp_report_opts *o;
+	struct pp_rows rows;
+	struct pp_names nm;
+	struct pp_arcs arcs;
+	uint64_t *totals;
+	bool show_image, show_app;
+};
+
+static void header(struct cgctx *s)
+{
+	struct pp_line l;
+	size_t c;
+
+	pp_line_start(&l, s->out, NULL);
+	for (c = 0; c < s->p->nr_classes; c++) {
+		pp_line_field(&l, "samples", W_SAMPLES);
+		pp_line_field(&l, "%", W_PERCENT);
+	}
+	if (s->show_image)
+		pp_line_field(&l, "image name", W_IMAGE);
+	if (s->show_app)
+		pp_line_field(&l, "app name", W_APP);
+	pp_line_field(&l, "symbol name", W_SYMBOL);
+	pp_line_end(&l);
+}
+
+static void line(struct cgctx *s, const char *prefix, const struct pp_row *row,
+		 const uint64_t *counts, const uint64_t *totals, const char *suffix)
+{
+	struct pp_line l;
+	char buf[64];
+	char *name;
+	size_t c;
+
+	pp_line_start(&l, s->out, prefix);
+	for (c = 0; c < s->p->nr_classes; c++) {
+		snprintf(buf, sizeof(buf), "%" PRIu64, counts[c]);
+		pp_line_field(&l, buf, W_SAMPLES);
+		pp_format_percent(buf, sizeof(buf), pp_ratio(counts[c], totals[c]), false);
+		pp_line_field(&l, buf, W_PERCENT);
+	}
+	if (s->show_image)
+		pp_line_field(&l, pp_names_image(&s->nm, row->image), W_IMAGE);
+	if (s->show_app)
+		pp_line_field(&l, pp_names_app(&s->nm, row->app), W_APP);
+	name = pp_symbol_display(row->sym, s->o->demangle);
+	if (suffix) {
+		size_t len = strlen(name);
+
+		name = op_xrealloc(name, len + strlen(suffix) + 1);
+		memcpy(name + len, suffix, strlen(suffix) + 1);
+	}
+	pp_line_field(&l, name, W_SYMBOL);
+	free(name);
+	pp_line_end(&l);
+}
+
+static void block(struct cgctx *s, const struct pp_row *row, struct pp_arc_entry *buf)
+{
+	size_t nr, i, c;
+	uint64_t *sum = op_xcalloc(s->p->nr_classes, sizeof(uint64_t));
+
+	/* callers smallest first: the biggest sits next to the symbol (gprof) */
+	nr = pp_arcs_list(&s->arcs, &s->rows, row, false, !s->o->reverse, buf);
+	for (i = 0; i < nr; i++)
+		for (c = 0; c < s->p->nr_classes; c++)
+			sum[c] += buf[i].counts[c];
+	for (i = 0; i < nr; i++)
+		line(s, "  ", buf[i].row, buf[i].counts,
+		     s->o->global_percent ? s->totals : sum, NULL);
+	line(s, NULL, row, row->counts, s->totals, NULL);
+	memset(sum, 0, s->p->nr_classes * sizeof(uint64_t));
+	nr = pp_arcs_list(&s->arcs, &s->rows, row, true, s->o->reverse, buf);
+	for (i = 0; i < nr; i++)
+		for (c = 0; c < s->p->nr_classes; c++)
+			sum[c] += buf[i].counts[c];
+	for (i = 0; i < nr; i++)
+		line(s, "  ", buf[i].row, buf[i].counts,
+		     s->o->global_percent ? s->totals : sum,
+		     buf[i].self ? " [self]" : NULL);
+	fprintf(s->out, "%.79s\n", "-------------------------------------------------"
+		"-------------------------------------------------");
+	free(sum);
+}
+
+static void warn_rows(void *data, const char *msg)
+{
+	pp_note(data, "%s", msg);
+}
+
+int pp_report_callgraph(FILE *out, struct pp_profile *p,
+			const struct pp_report_opts *o, const struct pp_notes *n)
+{
+	struct pp_rows_opts ro = { .exclude_dependent = o->exclude_dependent };
+	struct cgctx s = { .out = out, .p = p, .o = o };
+	struct pp_row **sel;
+	struct pp_arc_entry *buf;
+	size_t nr_sel = 0, i, c;
+
+	pp_rows_build(&s.rows, p, &ro, warn_rows, (void *)n);
+	s.totals = op_xcalloc(p->nr_classes, sizeof(uint64_t));
+	for (i = 0; i < s.rows.nr; i++)
+		for (c = 0; c < p->nr_classes; c++)
+			s.totals[c] += s.rows.rows[i].counts[c];
+	pp_arcs_build(&s.arcs, p, &s.rows, n);
+	pp_check_images(p, n);
+	if (s.arcs.dropped)
+		pp_note(n, "%" PRIu64 " call-graph arcs fell outside every symbol "
+			"and were dropped", s.arcs.dropped);
+	pp_names_init(&s.nm, p, o);
+	sel = op_xcalloc(s.rows.nr + 1, sizeof(*sel));
+	for (i = 0; i < s.rows.nr; i++) {
+		struct pp_row *row = &s.rows.rows[i];
+
+		if (!pp_over_threshold(o, row->counts, s.totals, p->nr_classes))
+			continue;
+		if (o->include_symbols || o->exclude_symbols) {
+			char *shown = pp_symbol_display(row->sym, o->demangle);
+			bool keep = pp_symbol_selected(o, row->sym->name, shown);
+
+			free(shown);
+			if (!keep)
+				continue;
+		}
+		sel[nr_sel++] = row;
+		if (row->image != sel[0]->image)
+			s.show_image = true;
+	}
+	s.show_app = s.rows.multiple_apps;
+	pp_rows_sort(sel, nr_sel, p, &s.nm, o);
+	if (!o->no_header)
+		header(&s);
+	fprintf(out, "%.79s\n", "-------------------------------------------------"
+		"-------------------------------------------------");
+	buf = op_xcalloc(s.arcs.nr + 2, sizeof(*buf));
+	for (i = 0; i < nr_sel; i++)
+		block(&s, sel[i], buf);
+	free(buf);
+	free(sel);
+	pp_arcs_release(&s.arcs);
+	free(s.totals);
+	pp_names_release(&s.nm);
+	pp_rows_release(&s.rows);
+	return nr_sel ? 0 : 1;
+}
