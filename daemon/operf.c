@@ -194,19 +194,6 @@ struct run {
 	uint64_t nr_read;		/* bytes read from the rings */
 };
 
-/* -V: milliseconds since operf started, at each phase of a run */
-static void phase(const char *what)
-{
-	static struct timespec t0;
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!t0.tv_sec)
-		t0 = now;
-	op_debug("%7.2f ms: %s", (double)(now.tv_sec - t0.tv_sec) * 1e3 +
-		 (double)(now.tv_nsec - t0.tv_nsec) / 1e6, what);
-}
-
 static int setup_signals(struct run *r)
 {
 	sigset_t set;
@@ -668,14 +655,14 @@ static int run(struct run *r, int nr_args, const char **args)
 	struct op_err err = { "" };
 	int ret;
 
-	phase("start");
+	op_debug_phase("start");
 	ret = prepare_target(r, nr_args, args);
 	if (ret)
 		return ret;
 	ret = operf_events_choose(&r->evs, r->o->events);
 	if (ret)
 		return ret;
-	phase("events chosen");
+	op_debug_phase("events chosen");
 	if (r->evs.fallback)
 		op_notice("operf: notice: %s; sampling with the cpu-clock software "
 			  "event every %llu ns instead", r->evs.fallback_reason,
@@ -686,7 +673,7 @@ static int run(struct run *r, int nr_args, const char **args)
 		return 1;
 	}
 	opd_time_string(r->started, sizeof(r->started));
-	phase("session checked");
+	op_debug_phase("session checked");
 	if (setup_signals(r)) {
 		op_error_errno(errno, "cannot set up signal handling");
 		return 1;
@@ -699,7 +686,7 @@ static int run(struct run *r, int nr_args, const char **args)
 		}
 		r->target.pid = r->child.pid;
 	}
-	phase("target forked");
+	op_debug_phase("target forked");
 	ret = opd_perf_open(&r->perf, r->evs.events, r->evs.nr, &r->target,
 			    r->o->callgraph, RING_KIB, &err);
 	if (ret) {
@@ -717,13 +704,13 @@ static int run(struct run *r, int nr_args, const char **args)
 	 * buffers while the slower set-up below (reading kallsyms, about
 	 * 50 ms) overlaps with it instead of delaying its start.
 	 */
-	phase("events opened");
+	op_debug_phase("events opened");
 	if (r->target.kind == OPD_TARGET_COMMAND) {
 		ret = run_command_start(r);
 		if (ret)
 			return ret;
 	}
-	phase("target started");
+	op_debug_phase("target started");
 	if (opd_session_begin(&r->session, &err)) {
 		op_error("%s", err.msg);
 		if (r->target.kind == OPD_TARGET_COMMAND)
@@ -744,13 +731,13 @@ static int run(struct run *r, int nr_args, const char **args)
 	opd_session_cleanup(&r->session);
 	op_debug("profiling with %zu event(s) on %zu cpu(s), %zu perf fds",
 		 r->evs.nr, r->perf.nr_rings, r->perf.nr_fds);
-	phase("profiling");
+	op_debug_phase("profiling");
 	profile_loop(r);
-	phase("target done");
+	op_debug_phase("target done");
 	opd_perf_disable(&r->perf);
 	read_rings(r);
 	ret = finish(r);
-	phase("finished");
+	op_debug_phase("finished");
 	return ret;
 }
 

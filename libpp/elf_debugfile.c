@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Separate debug files (pp_sym_int.h): where distributions put the symbols
+ * Separate debug files (pp_int.h): where distributions put the symbols
  * and DWARF stripped from a binary.  Looked for the way gdb does:
  *
  *   1. by build-id: DEBUG_ROOT/.build-id/xx/yyyyyyyy.debug, accepted when
@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libpp/pp_sym_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_strbuf.h"
 
 #define DEFAULT_DEBUG_ROOT "/usr/lib/debug"

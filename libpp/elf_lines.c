@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Source lines from DWARF (pp_sym_int.h), for -g and opannotate.
+ * Source lines from DWARF (pp_int.h), for -g and opannotate.
  *
  * An address is found in its compile unit through .debug_aranges
  * (dwarf_addrdie); objects built without aranges (clang's default) are
@@ -14,7 +14,7 @@
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 
-#include "libpp/pp_sym_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 
 struct cu_range {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ELF files for the symbol tables (pp_sym_int.h): open and mmap a file with
+ * ELF files for the symbol tables (pp_int.h): open and mmap a file with
  * libelf, note what it holds (symbol tables, DWARF, build-id, debuglink,
  * PT_LOAD segments), and read .symtab or .dynsym into candidates.
  *
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libpp/pp_sym_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_strbuf.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_report_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 

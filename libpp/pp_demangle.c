@@ -260,10 +260,17 @@ char *pp_demangle(const char *name, enum pp_demangle_mode mode)
 
 	if (mode == PP_DEMANGLE_NONE || name[0] != '_')
 		return NULL;
-	d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-	if (!d)
-		return NULL;
-	r = mode == PP_DEMANGLE_SMART ? smarten(d) : op_xstrdup(d);
+	/*
+	 * Itanium C++ names go straight to the v3 demangler: cplus_demangle()
+	 * would also try other languages' schemes on every name it fails.
+	 */
+	if (name[1] == 'Z')
+		d = cplus_demangle_v3(name, DMGL_PARAMS | DMGL_ANSI);
+	else
+		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	if (!d || mode != PP_DEMANGLE_SMART)
+		return d;	/* malloc()ed by libiberty: the caller free()s it */
+	r = smarten(d);
 	free(d);
 	return r;
 }

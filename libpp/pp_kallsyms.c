@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel symbols from kallsyms text (pp_sym_int.h): the session's copy of
+ * Kernel symbols from kallsyms text (pp_int.h): the session's copy of
  * /proc/kallsyms, or the running kernel's.  Lines are
  *
  *	ffffffff81000000 T _text
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libpp/pp_sym_int.h"
+#include "libpp/pp_int.h"
 
 static int hexval(char c)
 {

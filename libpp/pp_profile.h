@@ -154,6 +154,14 @@ int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
 		     struct op_err *err);
 
 /*
+ * Read every group (a file that cannot be read is passed to warn, when
+ * given, and skipped) and, in a second thread meanwhile, the symbol
+ * tables of the images with samples.
+ */
+void pp_profile_load(struct pp_profile *p,
+		     void (*warn)(void *data, const char *msg), void *data);
+
+/*
  * The symbol table of image i, loaded on first use (see pp_symbols.h);
  * key_limit: the largest key of its loaded groups + 1.
  */

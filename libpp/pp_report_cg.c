@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_report_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 
 struct cgctx {
@@ -24,6 +24,8 @@ struct cgctx {
 	struct pp_arcs arcs;
 	uint64_t *totals;
 	bool show_image, show_app;
+	struct pp_name_stream *names;	/* every row's shown name */
+	size_t *name_pos;		/* per row index: its place in names */
 };
 
 static void header(struct cgctx *s)
@@ -49,12 +51,12 @@ static void line(struct cgctx *s, const char *prefix, const struct pp_row *row,
 {
 	struct pp_line l;
 	char buf[64];
-	char *name;
+	const char *name;
 	size_t c;
 
 	pp_line_start(&l, s->out, prefix);
 	for (c = 0; c < s->p->nr_classes; c++) {
-		snprintf(buf, sizeof(buf), "%" PRIu64, counts[c]);
+		pp_format_count(buf, sizeof(buf), counts[c]);
 		pp_line_field(&l, buf, W_SAMPLES);
 		pp_format_percent(buf, sizeof(buf), pp_ratio(counts[c], totals[c]), false);
 		pp_line_field(&l, buf, W_PERCENT);
@@ -63,15 +65,18 @@ static void line(struct cgctx *s, const char *prefix, const struct pp_row *row,
 		pp_line_field(&l, pp_names_image(&s->nm, row->image), W_IMAGE);
 	if (s->show_app)
 		pp_line_field(&l, pp_names_app(&s->nm, row->app), W_APP);
-	name = pp_symbol_display(row->sym, s->o->demangle);
+	name = pp_name_stream_get(s->names, s->name_pos[row->index]);
 	if (suffix) {
-		size_t len = strlen(name);
+		struct op_strbuf sb = OP_STRBUF_INIT;
 
-		name = op_xrealloc(name, len + strlen(suffix) + 1);
-		memcpy(name + len, suffix, strlen(suffix) + 1);
+		op_strbuf_addf(&sb, "%s%s", name, suffix);
+		if (op_strbuf_failed(&sb))
+			op_die(1, "out of memory");
+		pp_line_field(&l, sb.buf, W_SYMBOL);
+		op_strbuf_release(&sb);
+	} else {
+		pp_line_field(&l, name, W_SYMBOL);
 	}
-	pp_line_field(&l, name, W_SYMBOL);
-	free(name);
 	pp_line_end(&l);
 }
 
@@ -101,6 +106,34 @@ static void block(struct cgctx *s, const struct pp_row *row, struct pp_arc_entry
 	fprintf(s->out, "%.79s\n", "-------------------------------------------------"
 		"-------------------------------------------------");
 	free(sum);
+}
+
+/*
+ * Each row's name demangled once, however many blocks show it, by helper
+ * threads in the order the report needs them: the selected rows as
+ * sorted, then the rest (callers and callees below the threshold).
+ */
+static void start_names(struct cgctx *s, struct pp_row *const *sel, size_t nr_sel)
+{
+	const struct pp_sym **syms = op_xcalloc(s->rows.nr + 1, sizeof(*syms));
+	bool *placed = op_xcalloc(s->rows.nr + 1, sizeof(*placed));
+	size_t i, n = 0;
+
+	s->name_pos = op_xcalloc(s->rows.nr + 1, sizeof(*s->name_pos));
+	for (i = 0; i < nr_sel; i++) {
+		placed[sel[i]->index] = true;
+		s->name_pos[sel[i]->index] = n;
+		syms[n++] = sel[i]->sym;
+	}
+	for (i = 0; i < s->rows.nr; i++) {
+		if (placed[i])
+			continue;
+		s->name_pos[i] = n;
+		syms[n++] = s->rows.rows[i].sym;
+	}
+	s->names = pp_name_stream_start(syms, n, s->o->demangle);
+	free(syms);
+	free(placed);
 }
 
 static void warn_rows(void *data, const char *msg)
@@ -148,6 +181,7 @@ int pp_report_callgraph(FILE *out, struct pp_profile *p,
 	}
 	s.show_app = s.rows.multiple_apps;
 	pp_rows_sort(sel, nr_sel, p, &s.nm, o);
+	start_names(&s, sel, nr_sel);
 	if (!o->no_header)
 		header(&s);
 	fprintf(out, "%.79s\n", "-------------------------------------------------"
@@ -157,6 +191,8 @@ int pp_report_callgraph(FILE *out, struct pp_profile *p,
 		block(&s, sel[i], buf);
 	free(buf);
 	free(sel);
+	pp_name_stream_end(s.names);
+	free(s.name_pos);
 	pp_arcs_release(&s.arcs);
 	free(s.totals);
 	pp_names_release(&s.nm);

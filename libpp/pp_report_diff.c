@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_report_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
@@ -173,7 +173,7 @@ int pp_report_diff(FILE *out, struct pp_profile *first,
 		}
 		pp_line_start(&l, out, NULL);
 		for (c = 0; c < nrc; c++) {
-			snprintf(buf, sizeof(buf), "%" PRIu64, d->row->counts[c]);
+			pp_format_count(buf, sizeof(buf), d->row->counts[c]);
 			pp_line_field(&l, buf, W_SAMPLES);
 			if (d->side == OLD_ONLY)
 				snprintf(buf, sizeof(buf), "---");

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "events/opev.h"
-#include "libpp/pp_report_int.h"
+#include "libpp/pp_int.h"
 
 /* "CPU: NAME, speed X MHz (estimated)" */
 static void cpu_line(FILE *out, const struct opd_header *h)

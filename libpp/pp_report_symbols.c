@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_report_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 
 struct symctx {
@@ -69,11 +69,11 @@ static void counts(struct pp_line *l, const struct pp_report_opts *o,
 	size_t c;
 
 	for (c = 0; c < nr; c++) {
-		snprintf(buf, sizeof(buf), "%" PRIu64, counts[c]);
+		pp_format_count(buf, sizeof(buf), counts[c]);
 		pp_line_field(l, buf, W_SAMPLES);
 		cum[c] += counts[c];
 		if (o->accumulated) {
-			snprintf(buf, sizeof(buf), "%" PRIu64, cum[c]);
+			pp_format_count(buf, sizeof(buf), cum[c]);
 			pp_line_field(l, buf, W_CUM_SAMPLES);
 		}
 		pp_format_percent(buf, sizeof(buf), pp_ratio(counts[c], totals[c]), false);
@@ -143,6 +143,8 @@ int pp_report_symbols(FILE *out, struct pp_profile *p,
 	struct pp_rows_opts ro = { .exclude_dependent = o->exclude_dependent };
 	struct symctx s = { .out = out, .p = p, .o = o };
 	struct pp_row **sel;
+	const struct pp_sym **syms;
+	struct pp_name_stream *names;
 	size_t nr_sel = 0, i, c;
 	int ret = 0;
 
@@ -177,15 +179,16 @@ int pp_report_symbols(FILE *out, struct pp_profile *p,
 			s.vma64 = true;
 	}
 	pp_rows_sort(sel, nr_sel, p, &s.nm, o);
+	syms = op_xcalloc(nr_sel + 1, sizeof(*syms));
 	s.show_vma = o->show_address || o->details;
 	s.show_app = s.rows.multiple_apps;
 	if (!o->no_header)
 		header(&s);
+	for (i = 0; i < nr_sel; i++)
+		syms[i] = sel[i]->sym;
+	names = pp_name_stream_start(syms, nr_sel, o->demangle);
 	for (i = 0; i < nr_sel; i++) {
-		char *name = pp_symbol_display(sel[i]->sym, o->demangle);
-
-		symbol_line(&s, sel[i], name);
-		free(name);
+		symbol_line(&s, sel[i], pp_name_stream_get(names, i));
 		if (o->details) {
 			s.row = sel[i];
 			s.dtotals = o->global_percent ? s.totals : sel[i]->counts;
@@ -195,6 +198,8 @@ int pp_report_symbols(FILE *out, struct pp_profile *p,
 	}
 	if (!nr_sel)
 		ret = 1;
+	pp_name_stream_end(names);
+	free(syms);
 	free(sel);
 	free(s.totals);
 	free(s.cum);

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "events/opev.h"
-#include "libpp/pp_report_int.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 
@@ -36,6 +36,7 @@
 struct xsym {
 	size_t image;
 	const struct pp_sym *sym;
+	size_t sel;			/* a row of sel showing it, or SIZE_MAX */
 	struct op_strbuf details;	/* its <detaildata> elements (-d) */
 	size_t nr_details;		/* detaildata ids given so far */
 };
@@ -56,6 +57,9 @@ struct xmlctx {
 	struct xsym *syms;		/* by id */
 	size_t nr_syms, alloc_syms;
 	struct op_hmap sym_index;	/* (image, sym) -> id */
+	size_t *app_image;		/* per app: its own image, or SIZE_MAX */
+	size_t *sel_pos;		/* per row index: its place in sel, or SIZE_MAX */
+	struct pp_name_stream *names;	/* the shown names of sel's symbols */
 };
 
 /* --- writing ------------------------------------------------------------ */
@@ -87,6 +91,18 @@ static const char *entity(unsigned char c)
 	}
 }
 
+/* the bytes that entity() rewrites (ASCII; the rest are 0) */
+static const unsigned char special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+};
+
 static void add_escaped(struct op_strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
@@ -101,27 +117,53 @@ static void add_escaped(struct op_strbuf *sb, const char *s)
 
 static void put_escaped(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		const char *e = entity((unsigned char)*s);
+	const char *run = s;
 
-		if (e)
-			fputs(e, out);
-		else
-			fputc(*s, out);
+	/* plain runs in one write: names are long and rarely need escapes */
+	for (; *s; s++) {
+		if (!special[(unsigned char)*s])
+			continue;
+		fwrite(run, 1, (size_t)(s - run), out);
+		fputs(entity((unsigned char)*s), out);
+		run = s + 1;
 	}
+	fwrite(run, 1, (size_t)(s - run), out);
+}
+
+/* ' name="' */
+static void attr_start(FILE *out, const char *name)
+{
+	fputc(' ', out);
+	fputs(name, out);
+	fputs("=\"", out);
 }
 
 /* ' name="value"', value escaped */
 static void attr_str(FILE *out, const char *name, const char *value)
 {
-	fprintf(out, " %s=\"", name);
+	attr_start(out, name);
 	put_escaped(out, value);
 	fputc('"', out);
 }
 
+/* value in decimal, without printf: reports write hundreds of thousands */
+static void put_u64(FILE *out, uint64_t value)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value);
+	fwrite(buf + i, 1, sizeof(buf) - i, out);
+}
+
 static void attr_u64(FILE *out, const char *name, uint64_t value)
 {
-	fprintf(out, " %s=\"%" PRIu64 "\"", name, value);
+	attr_start(out, name);
+	put_u64(out, value);
+	fputc('"', out);
 }
 
 static void vma_text(const struct xmlctx *x, char *buf, size_t size, uint64_t vma)
@@ -140,11 +182,15 @@ static void put_counts(struct xmlctx *x, const uint64_t *counts, size_t lo, size
 	for (c = lo; c <= hi; c++) {
 		if (!counts[c])
 			continue;
-		if (x->class_names)
-			fprintf(x->out, "<count  class=\"%s\">\n", x->class_names[c]);
-		else
+		if (x->class_names) {
+			fputs("<count  class=\"", x->out);
+			fputs(x->class_names[c], x->out);
+			fputs("\">\n", x->out);
+		} else {
 			fputs("<count>\n", x->out);
-		fprintf(x->out, "%" PRIu64 "</count>\n", counts[c]);
+		}
+		put_u64(x->out, counts[c]);
+		fputs("</count>\n", x->out);
 	}
 }
 
@@ -363,9 +409,11 @@ static uint64_t sym_hash(size_t image, const struct pp_sym *sym)
 	return op_hash_combine(op_hash_u64(image), (uint64_t)(uintptr_t)sym);
 }
 
-/* the id of (image, sym), given at its first mention */
-static size_t sym_id(struct xmlctx *x, size_t image, const struct pp_sym *sym)
+/* the id of row's (image, sym), given at its first mention */
+static size_t sym_id(struct xmlctx *x, const struct pp_row *row)
 {
+	size_t image = row->image;
+	const struct pp_sym *sym = row->sym;
 	uint64_t h = sym_hash(image, sym);
 	struct op_hmap_iter it;
 	size_t *slot;
@@ -381,6 +429,7 @@ static size_t sym_id(struct xmlctx *x, size_t image, const struct pp_sym *sym)
 	memset(&x->syms[x->nr_syms], 0, sizeof(x->syms[0]));
 	x->syms[x->nr_syms].image = image;
 	x->syms[x->nr_syms].sym = sym;
+	x->syms[x->nr_syms].sel = x->sel_pos[row->index];
 	op_strbuf_init(&x->syms[x->nr_syms].details);
 	slot = op_xmalloc(sizeof(*slot));
 	*slot = x->nr_syms;
@@ -512,7 +561,7 @@ static void put_calls(struct xmlctx *x, const struct pp_row *row, bool callees,
 			fputs(">\n", x->out);
 		}
 		fputs("<symbol ", x->out);
-		attr_u64(x->out, "idref", sym_id(x, e->row->image, e->row->sym));
+		attr_u64(x->out, "idref", sym_id(x, e->row));
 		if (e->self)
 			attr_str(x->out, "self", "true");
 		fputs(">\n", x->out);
@@ -527,7 +576,7 @@ static void put_calls(struct xmlctx *x, const struct pp_row *row, bool callees,
 static void put_symbol(struct xmlctx *x, const struct pp_row *row, size_t lo,
 		       size_t hi, bool in_module)
 {
-	size_t id = sym_id(x, row->image, row->sym);
+	size_t id = sym_id(x, row);
 
 	fputs("<symbol ", x->out);
 	attr_u64(x->out, "idref", id);
@@ -558,8 +607,23 @@ static void sum_rows(struct xmlctx *x, size_t from, size_t to, size_t lo,
 
 static bool own_image(const struct xmlctx *x, const struct pp_row *row)
 {
-	return pp_image_id_equal(&x->p->apps[row->app].id,
-				 &x->p->images[row->image].id);
+	return x->app_image[row->app] == row->image;
+}
+
+/* each app's own image, found once rather than per row */
+static void find_app_images(struct xmlctx *x)
+{
+	size_t a, i;
+
+	x->app_image = op_xcalloc(x->p->nr_apps + 1, sizeof(*x->app_image));
+	for (a = 0; a < x->p->nr_apps; a++) {
+		x->app_image[a] = SIZE_MAX;
+		for (i = 0; i < x->p->nr_images; i++)
+			if (pp_image_id_equal(&x->p->apps[a].id, &x->p->images[i].id)) {
+				x->app_image[a] = i;
+				break;
+			}
+	}
 }
 
 /* <module>: rows sel[from..to) of one image, those in lo..hi */
@@ -714,13 +778,14 @@ static void put_symboltable(struct xmlctx *x)
 	fputs("<symboltable>\n", x->out);
 	for (id = 0; id < x->nr_syms; id++) {
 		const struct xsym *xs = &x->syms[id];
-		char *name = pp_symbol_display(xs->sym, x->o->demangle);
+		char *own = xs->sel == SIZE_MAX ? pp_symbol_display(xs->sym, x->o->demangle) : NULL;
+		const char *name = own ? own : pp_name_stream_get(x->names, xs->sel);
 
 		fputs("<symboldata ", x->out);
 		attr_u64(x->out, "id", id);
 		fputc(' ', x->out);
 		attr_str(x->out, "name", name);
-		free(name);
+		free(own);
 		if (x->o->debug_info) {
 			struct pp_symtab *t = pp_image_symtab(x->p, xs->image);
 			const char *file, *why;
@@ -927,6 +992,27 @@ static void select_rows(struct xmlctx *x)
 	free(totals);
 }
 
+/*
+ * Where each selected row is in sel, and its symbol's name demangled by
+ * helper threads from now on, while the elements before the symbol
+ * table are written.
+ */
+static void start_names(struct xmlctx *x)
+{
+	const struct pp_sym **syms = op_xcalloc(x->nr_sel + 1, sizeof(*syms));
+	size_t i;
+
+	x->sel_pos = op_xcalloc(x->rows.nr + 1, sizeof(*x->sel_pos));
+	for (i = 0; i < x->rows.nr; i++)
+		x->sel_pos[i] = SIZE_MAX;
+	for (i = 0; i < x->nr_sel; i++) {
+		x->sel_pos[x->sel[i]->index] = i;
+		syms[i] = x->sel[i]->sym;
+	}
+	x->names = pp_name_stream_start(syms, x->nr_sel, x->o->demangle);
+	free(syms);
+}
+
 static void warn_rows(void *data, const char *msg)
 {
 	pp_note(data, "%s", msg);
@@ -964,6 +1050,8 @@ int pp_report_xml(FILE *out, struct pp_profile *p,
 		pp_note(n, "--sort is ignored with --xml");
 	pp_names_init(&x.nm, p, &x.long_o);
 	select_rows(&x);
+	find_app_images(&x);
+	start_names(&x);
 	x.buf = op_xcalloc(x.arcs.nr + 2, sizeof(*x.buf));
 
 	put_profile(&x);
@@ -994,6 +1082,9 @@ int pp_report_xml(FILE *out, struct pp_profile *p,
 			free(x.class_names[i]);
 	free(x.class_names);
 	free(x.buf);
+	pp_name_stream_end(x.names);
+	free(x.sel_pos);
+	free(x.app_image);
 	free(x.sel);
 	if (o->callgraph)
 		pp_arcs_release(&x.arcs);

@@ -130,13 +130,9 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 	r->totals = op_xcalloc(p->nr_classes, sizeof(*r->totals));
 	r->outside = op_xcalloc(p->nr_classes, sizeof(*r->outside));
 	op_hmap_init(&r->index);
-	for (i = 0; i < p->nr_groups; i++) {
-		struct op_err err;
-
-		if (pp_group_load(p, &p->groups[i], &err) && warn)
-			warn(data, err.msg);
+	pp_profile_load(p, warn, data);
+	for (i = 0; i < p->nr_groups; i++)
 		r->totals[p->groups[i].cls] += p->groups[i].total;
-	}
 	for (i = 0; i < p->nr_images; i++) {
 		const struct pp_image *im = &p->images[i];
 		const struct pp_symtab *t;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * From candidate symbols to a table (pp_sym_int.h): one sort, one symbol per
+ * From candidate symbols to a table (pp_int.h): one sort, one symbol per
  * key, and extents.
  *
  * Aliases follow OProfile (formats.md §4.2): of the symbols at one key the
@@ -20,9 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_sym_int.h"
+#include "libpp/pp_int.h"
 #include "libpp/pp_symbols.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_sort.h"
 
 char *pp_strpool_adopt(struct pp_strpool *pool, char *s)
 {
@@ -83,54 +84,7 @@ void pp_cands_release(struct pp_cands *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* a candidate's key and its index: what is sorted */
-struct skey {
-	uint64_t start;
-	size_t idx;
-};
-
-#define RADIX_BITS 11
-#define RADIX (1u << RADIX_BITS)
 #define PREFETCH 16		/* candidates fetched ahead when gathering */
-
-/*
- * Sort by start with an LSD radix sort over start - min, 11 bits a pass:
- * 3 passes for 100 000 symbols of a 100 MiB binary, no comparisons.  It
- * is stable, so equal starts keep table order, which alias selection
- * needs.  Returns the sorted array (keys or tmp).
- */
-static struct skey *radix_sort(struct skey *keys, struct skey *tmp, size_t n)
-{
-	uint64_t min = UINT64_MAX, max = 0;
-	unsigned shift;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (keys[i].start < min)
-			min = keys[i].start;
-		if (keys[i].start > max)
-			max = keys[i].start;
-	}
-	for (shift = 0; shift < 64 && (max - min) >> shift; shift += RADIX_BITS) {
-		size_t count[RADIX] = { 0 }, sum = 0;
-		struct skey *swap;
-
-		for (i = 0; i < n; i++)
-			count[((keys[i].start - min) >> shift) & (RADIX - 1)]++;
-		for (i = 0; i < RADIX; i++) {
-			size_t c = count[i];
-
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			tmp[count[((keys[i].start - min) >> shift) & (RADIX - 1)]++] = keys[i];
-		swap = keys;
-		keys = tmp;
-		tmp = swap;
-	}
-	return keys;
-}
 
 static bool is_letext(const char *name)
 {
@@ -164,7 +118,7 @@ static bool prefer(const struct pp_sym_cand *a, const struct pp_sym_cand *b)
  * Keep one candidate per start, walking the sorted keys; the survivors'
  * indexes are written over keys[0..].  Returns how many are left.
  */
-static size_t drop_aliases(struct pp_cands *c, struct skey *keys, size_t n)
+static size_t drop_aliases(struct pp_cands *c, struct op_kv *keys, size_t n)
 {
 	size_t i, w = 0;
 
@@ -172,12 +126,12 @@ static size_t drop_aliases(struct pp_cands *c, struct skey *keys, size_t n)
 		struct pp_sym_cand *keep, *s;
 
 		/* the keys are read in order; candidates only for aliases */
-		if (!w || keys[w - 1].start != keys[i].start) {
+		if (!w || keys[w - 1].key != keys[i].key) {
 			keys[w++] = keys[i];
 			continue;
 		}
-		keep = &c->v[keys[w - 1].idx];
-		s = &c->v[keys[i].idx];
+		keep = &c->v[keys[w - 1].value];
+		s = &c->v[keys[i].value];
 		if (prefer(keep, s)) {
 			if (!s->size)
 				s->size = keep->size;
@@ -206,7 +160,7 @@ static uint64_t extent_end(const struct pp_sym_cand *s, uint64_t next)
 
 int pp_cands_finish(struct pp_cands *c, struct pp_sym **syms, size_t *nr)
 {
-	struct skey *keys, *tmp, *sorted;
+	struct op_kv *keys, *tmp, *sorted;
 	struct pp_sym *out = NULL;
 	size_t i, n, w = 0;
 
@@ -219,24 +173,29 @@ int pp_cands_finish(struct pp_cands *c, struct pp_sym **syms, size_t *nr)
 	if (!keys || !tmp)
 		goto out_free;
 	for (i = 0; i < c->nr; i++) {
-		keys[i].start = c->v[i].start;
-		keys[i].idx = i;
+		keys[i].key = c->v[i].start;
+		keys[i].value = i;
 	}
-	sorted = radix_sort(keys, tmp, c->nr);
+	/*
+	 * A stable radix sort (3 passes for 100 000 symbols of a 100 MiB
+	 * binary): equal starts keep table order, which alias selection
+	 * needs.
+	 */
+	sorted = op_sort_kv(keys, tmp, c->nr);
 	n = drop_aliases(c, sorted, c->nr);
 	out = op_calloc(n, sizeof(*out));
 	if (!out)
 		goto out_free;
 	for (i = 0; i < n; i++) {
-		const struct pp_sym_cand *s = &c->v[sorted[i].idx];
+		const struct pp_sym_cand *s = &c->v[sorted[i].value];
 		uint64_t end;
 
 		/* candidates come in table order, not key order: fetch ahead */
 		if (i + PREFETCH < n)
-			__builtin_prefetch(&c->v[sorted[i + PREFETCH].idx]);
+			__builtin_prefetch(&c->v[sorted[i + PREFETCH].value]);
 		if (s->boundary)
 			continue;
-		end = extent_end(s, i + 1 < n ? sorted[i + 1].start : UINT64_MAX);
+		end = extent_end(s, i + 1 < n ? sorted[i + 1].key : UINT64_MAX);
 		if (end <= s->start)
 			continue;
 		out[w].start = s->start;

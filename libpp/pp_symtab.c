@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "libpp/pp_sym_int.h"
+#include "libpp/pp_int.h"
 #include "libpp/pp_symbols.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"

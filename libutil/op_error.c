@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "libutil/op_error.h"
 
@@ -130,6 +131,20 @@ void op_debug(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", 0, fmt, ap);
 	va_end(ap);
+}
+
+void op_debug_phase(const char *what)
+{
+	static struct timespec t0;
+	struct timespec now;
+
+	if (msg_level < OP_MSG_VERBOSE)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!t0.tv_sec && !t0.tv_nsec)
+		t0 = now;
+	op_debug("%7.2f ms: %s", (double)(now.tv_sec - t0.tv_sec) * 1e3 +
+		 (double)(now.tv_nsec - t0.tv_nsec) / 1e6, what);
 }
 
 void op_debug2(const char *fmt, ...)

@@ -51,6 +51,8 @@ void op_notice(const char *fmt, ...) OP_PRINTF(1, 2);
 /* "PROGRAM: ..." debug lines, printed at OP_MSG_VERBOSE / OP_MSG_DEBUG. */
 void op_debug(const char *fmt, ...) OP_PRINTF(1, 2);
 void op_debug2(const char *fmt, ...) OP_PRINTF(1, 2);
+/* -V: "   12.34 ms: what", the time since the first call, at each phase */
+void op_debug_phase(const char *what);
 
 /* "PROGRAM: fatal: ..." then exit(status). */
 OP_NORETURN void op_die(int status, const char *fmt, ...) OP_PRINTF(2, 3);

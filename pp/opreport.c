@@ -141,6 +141,7 @@ int main(int argc, char **argv)
 		goto out_ctx;
 	}
 	pp_common_verbosity();
+	op_debug_phase("options parsed");
 	status = validate(&ro);
 	if (status)
 		goto out_ctx;
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
 		}
 	}
 	report(&job, out, &ro);
+	op_debug_phase("report written");
 	if (fflush(out) || ferror(out)) {
 		op_error_errno(errno, "cannot write the report to '%s'",
 			       opts.output_file ? opts.output_file : "standard output");

@@ -51,6 +51,14 @@ layering() {
 			bad=1
 		fi
 	done
+	# and each library has at most one
+	for dir in libutil libdb events libpp daemon pp; do
+		n=$(find "$dir" -maxdepth 1 -name '*_int.h' 2>/dev/null | wc -l)
+		if test "$n" -gt 1; then
+			say "$dir/ has $n internal headers (*_int.h); at most one"
+			bad=1
+		fi
+	done
 	test $bad -eq 0
 }
 

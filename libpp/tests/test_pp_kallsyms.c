@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "libpp/pp_sym_int.h"
+#include "libpp/pp_int.h"
 #include "libpp/pp_symbols.h"
 #include "libutil/op_file.h"
 
