@@ -101,7 +101,24 @@ static int validate(struct pp_report_opts *ro)
 	}
 	if (opts.callgraph && opts.details)
 		op_warning("--details has no effect with --callgraph");
+	if (opts.xml && (opts.accumulated || opts.global_percent)) {
+		op_usage_error("--xml cannot be combined with %s",
+			       opts.accumulated ? "--accumulated" : "--global-percent");
+		return 2;
+	}
 	return pp_common_validate();
+}
+
+/* what a differential profile { first } { second } cannot show */
+static int validate_differential(void)
+{
+	const char *what = opts.xml ? "--xml" : opts.callgraph ? "--callgraph" :
+			   opts.details ? "--details" : NULL;
+
+	if (!what)
+		return 0;
+	op_usage_error("a differential profile cannot be shown with %s", what);
+	return 2;
 }
 
 static int report(struct pp_job *job, FILE *out, const struct pp_report_opts *ro)
@@ -148,6 +165,8 @@ int main(int argc, char **argv)
 	args = op_popt_args(ctx, &nr);
 	pp_common.xml = opts.xml;
 	status = pp_job_start(&job, nr, args);
+	if (!status && job.nr_sides == 2)
+		status = validate_differential();
 	if (status)
 		goto out_job;
 	cmd = command_line(argc, argv);
