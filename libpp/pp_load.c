@@ -77,7 +77,7 @@ static struct pp_kc *sort_merge(struct op_kv *kv, size_t *nr, uint64_t *total)
 
 static int load(const struct pp_sample_file *const *files, size_t nr_files,
 		struct pp_kc **kcp, size_t *nrp, uint64_t *total,
-		struct op_err *err)
+		size_t *nr_read, struct op_err *err)
 {
 	struct op_kv *kv = NULL;
 	size_t nr = 0, alloc = 0, i;
@@ -91,6 +91,8 @@ static int load(const struct pp_sample_file *const *files, size_t nr_files,
 			first = ret;
 			*err = e;
 		}
+		if (!ret && nr_read)
+			(*nr_read)++;
 	}
 	*kcp = sort_merge(kv, &nr, total);
 	*nrp = nr;
@@ -106,7 +108,8 @@ int pp_group_load(struct pp_profile *p, struct pp_group *g, struct op_err *err)
 	if (g->loaded)
 		return 0;
 	g->loaded = true;
-	ret = load(g->files, g->nr_files, &g->kc, &g->nr_kc, &g->total, err);
+	ret = load(g->files, g->nr_files, &g->kc, &g->nr_kc, &g->total, &g->nr_read,
+		   err);
 	p->classes[g->cls].total += g->total;
 	return ret;
 }
@@ -120,7 +123,7 @@ int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
 	if (g->loaded)
 		return 0;
 	g->loaded = true;
-	return load(g->files, g->nr_files, &g->kc, &g->nr_kc, &total, err);
+	return load(g->files, g->nr_files, &g->kc, &g->nr_kc, &total, NULL, err);
 }
 
 struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)

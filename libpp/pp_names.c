@@ -64,6 +64,11 @@ int pp_sort_parse(const char *list, struct pp_report_opts *o, struct op_err *err
 	const char *p = list;
 
 	o->nr_sort = 0;
+	if (!*p) {
+		op_err_set(err, "empty --sort list (valid keys: sample, vma, symbol, "
+			   "debug, image, app-name)");
+		return -EINVAL;
+	}
 	while (*p) {
 		size_t len = strcspn(p, ","), i;
 
@@ -310,6 +315,12 @@ void pp_check_images(struct pp_profile *p, const struct pp_notes *n)
 			continue;
 		im->checked = true;
 		t = im->symtab;
+		if (t->missing && t->file && !strstr(t->missing, t->file)) {
+			/* found but unusable: the reason alone names no file */
+			pp_note(n, "cannot use the binary '%s': %s; its samples are "
+				"counted under the image", t->file, t->missing);
+			continue;
+		}
 		if (t->missing) {
 			pp_note(n, "%s; its samples are counted under the image", t->missing);
 			continue;

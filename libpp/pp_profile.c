@@ -44,6 +44,11 @@ int pp_merge_parse(const char *list, unsigned *merge, struct op_err *err)
 	const char *p = list;
 
 	*merge = 0;
+	if (!*p) {
+		op_err_set(err, "empty --merge list (valid: lib, cpu, tid, tgid, "
+			   "unitmask, all)");
+		return PP_PROFILE_ERR_BAD_MERGE;
+	}
 	while (*p) {
 		size_t len = strcspn(p, ","), i;
 
@@ -474,6 +479,61 @@ static void sort_classes(struct pp_profile *p, size_t *cls_of_file, size_t nr_fi
 	free(rank);
 }
 
+/*
+ * Each class's header from the first of its files whose header reads: a
+ * corrupt file is skipped when the samples are loaded (with a warning),
+ * wherever it comes in the list.
+ */
+static int read_class_headers(struct pp_profile *p, const struct pp_file_list *list,
+			      const size_t *cls_of_file, struct op_err *err)
+{
+	bool *done = op_xcalloc(p->nr_classes, sizeof(*done));
+	int *why = op_xcalloc(p->nr_classes, sizeof(*why));
+	size_t i, left = p->nr_classes;
+	int ret = 0;
+
+	for (i = 0; i < list->nr && left; i++) {
+		size_t c = cls_of_file[i];
+		int r;
+
+		if (done[c])
+			continue;
+		r = read_header(list->files[i].path, &p->classes[c].header);
+		if (r) {
+			if (!why[c])
+				why[c] = r;
+			continue;
+		}
+		p->classes[c].first = &list->files[i];
+		done[c] = true;
+		left--;
+	}
+	/*
+	 * A class whose files are all unreadable borrows another class's
+	 * header: its files are skipped with their warnings when loaded, and
+	 * the column shows what is left (nothing).  Only when no file at all
+	 * is readable is it an error.
+	 */
+	for (i = 0; i < p->nr_classes && !ret; i++) {
+		size_t k;
+
+		if (done[i])
+			continue;
+		for (k = 0; k < p->nr_classes && !done[k]; k++)
+			;
+		if (k < p->nr_classes) {
+			p->classes[i].header = p->classes[k].header;
+			continue;
+		}
+		op_err_set(err, "cannot read sample file '%s': %s",
+			   p->classes[i].first->path, odb_strerror(why[i]));
+		ret = why[i];
+	}
+	free(done);
+	free(why);
+	return ret;
+}
+
 int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 		     unsigned merge, const struct pp_sym_opts *sym_opts,
 		     struct op_err *err)
@@ -507,14 +567,9 @@ int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 	if (ret)
 		goto out;
 	name_classes(p);
-	for (i = 0; i < p->nr_classes; i++) {
-		ret = read_header(p->classes[i].first->path, &p->classes[i].header);
-		if (ret) {
-			op_err_set(err, "cannot read sample file '%s': %s",
-				   p->classes[i].first->path, odb_strerror(ret));
-			goto out;
-		}
-	}
+	ret = read_class_headers(p, list, cls_of_file, err);
+	if (ret)
+		goto out;
 	for (i = 0; i < list->nr; i++) {
 		const struct pp_sample_file *f = &list->files[i];
 		const struct pp_image_id *app_id = merge & PP_MERGE_LIB ?

@@ -89,6 +89,7 @@ struct pp_group {
 	const struct pp_sample_file **files;
 	size_t nr_files;
 	bool loaded;
+	size_t nr_read;			/* files read (the others were skipped) */
 	struct pp_kc *kc;		/* sorted by key, distinct */
 	size_t nr_kc;
 	uint64_t total;

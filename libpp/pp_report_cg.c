@@ -167,6 +167,10 @@ int pp_report_callgraph(FILE *out, struct pp_profile *p,
 
 		if (!pp_over_threshold(o, row->counts, s.totals, p->nr_classes))
 			continue;
+		/* -x: a library reached by an arc is a callee, not an entry */
+		if (o->exclude_dependent &&
+		    !pp_image_id_equal(&p->apps[row->app].id, &p->images[row->image].id))
+			continue;
 		if (o->include_symbols || o->exclude_symbols) {
 			char *shown = pp_symbol_display(row->sym, o->demangle);
 			bool keep = pp_symbol_selected(o, row->sym->name, shown);

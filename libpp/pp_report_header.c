@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,10 +47,54 @@ static const char *recorded_desc(const struct pp_session_info *info,
 	return NULL;
 }
 
-/* the event description line of a class */
-static void event_line(FILE *out, const struct pp_class *c,
+/*
+ * " with a unit mask of 0x21"; when the files of class cls (of every
+ * class when the columns are unit masks) have several, " with unit masks
+ * 0x21, 0x42", and " (merged)" when --merge=unitmask put them together
+ */
+static void unit_mask_text(FILE *out, const struct pp_profile *p, size_t cls)
+{
+	bool all = p->axis == PP_AXIS_UNITMASK && p->nr_classes > 1;
+	uint32_t seen[8];
+	size_t nr = 0, g, f, k;
+	bool more = false;
+
+	for (g = 0; g < p->nr_groups; g++) {
+		if (!all && p->groups[g].cls != cls)
+			continue;
+		for (f = 0; f < p->groups[g].nr_files; f++) {
+			uint32_t um = p->groups[g].files[f]->name.unit_mask;
+
+			for (k = 0; k < nr && seen[k] != um; k++)
+				;
+			if (k < nr)
+				continue;
+			if (nr == sizeof(seen) / sizeof(seen[0])) {
+				more = true;
+				continue;
+			}
+			seen[nr++] = um;
+		}
+	}
+	if (nr < 2) {
+		fprintf(out, " with a unit mask of 0x%02x",
+			nr ? seen[0] : p->classes[cls].header.ctr_um);
+		return;
+	}
+	fputs(" with unit masks", out);
+	for (k = 0; k < nr; k++)
+		fprintf(out, "%s 0x%02x", k ? "," : "", seen[k]);
+	if (more)
+		fputs(", ...", out);
+	if (!all)
+		fputs(" (merged)", out);
+}
+
+/* the event description line of class cls */
+static void event_line(FILE *out, const struct pp_profile *p, size_t cls,
 		       const struct pp_session_info *info)
 {
+	const struct pp_class *c = &p->classes[cls];
 	const struct opd_header *h = &c->header;
 	const char *desc = recorded_desc(info, c->t.event);
 
@@ -67,7 +112,8 @@ static void event_line(FILE *out, const struct pp_class *c,
 	fprintf(out, "Counted %s events", c->t.event);
 	if (desc)
 		fprintf(out, " (%s)", desc);
-	fprintf(out, " with a unit mask of 0x%02x count %d\n", h->ctr_um, c->t.count);
+	unit_mask_text(out, p, cls);
+	fprintf(out, " count %d\n", c->t.count);
 }
 
 void pp_report_header(FILE *out, const struct pp_profile *p,
@@ -80,7 +126,7 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 		return;
 	cpu_line(out, &p->classes[0].header);
 	if (p->axis != PP_AXIS_EVENT || p->nr_classes == 1)
-		event_line(out, &p->classes[0], info);
+		event_line(out, p, 0, info);
 	if (info && info->fallback)
 		fprintf(out, "Note: operf sampled with a software clock because %s\n",
 			info->fallback_reason ? info->fallback_reason :
@@ -90,7 +136,7 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 		      "(/proc/sys/kernel/perf_event_paranoid)\n", out);
 	for (i = 0; i < p->nr_classes; i++) {
 		if (p->axis == PP_AXIS_EVENT && p->nr_classes > 1)
-			event_line(out, &p->classes[i], info);
+			event_line(out, p, i, info);
 		else if (p->classes[i].longname && *p->classes[i].longname)
 			fprintf(out, "%s\n", p->classes[i].longname);
 	}

@@ -970,6 +970,10 @@ static void select_rows(struct xmlctx *x)
 
 		if (!pp_over_threshold(o, row->counts, totals, x->p->nr_classes))
 			continue;
+		/* -x: a library reached by an arc is a callee, not an entry */
+		if (o->exclude_dependent &&
+		    !pp_image_id_equal(&x->p->apps[row->app].id, &x->p->images[row->image].id))
+			continue;
 		if (o->include_symbols || o->exclude_symbols) {
 			char *shown = pp_symbol_display(row->sym, o->demangle);
 			bool keep = pp_symbol_selected(o, row->sym->name, shown);

@@ -194,7 +194,7 @@ static int load_elf(struct pp_symtab *t, enum key_mode mode)
 	if (ret)
 		return ret;
 	if (!t->nr)
-		return set_strf(&t->missing, "no symbols in %s (stripped, and no debug file found)",
+		return set_strf(&t->missing, "no symbols in '%s' (stripped, and no debug file found)",
 				p->elf->path);
 	return set_str(&t->symfile, op_strdup(t->source == PP_SYMS_DEBUG_FILE ?
 					     p->dbg->path : p->elf->path));
@@ -291,9 +291,9 @@ static int find_binary(struct pp_symtab *t, const char *path,
 		break;
 	}
 	if (!ret && !t->file)
-		ret = tried.len ? set_strf(&t->missing, "cannot find %s (also tried: %s)",
+		ret = tried.len ? set_strf(&t->missing, "cannot find '%s' (also tried: %s)",
 					   path, tried.buf) :
-				  set_strf(&t->missing, "cannot find %s", path);
+				  set_strf(&t->missing, "cannot find '%s'", path);
 	if (!ret && op_strbuf_failed(&tried))
 		ret = -ENOMEM;
 	op_strbuf_release(&cand);
@@ -383,7 +383,7 @@ static int load_kallsyms(struct pp_symtab *t, const char *module,
 	if (ret)
 		return ret;
 	if (!p->text && o->kallsyms)
-		return set_strf(&t->missing, "no kernel symbols: neither %s nor "
+		return set_strf(&t->missing, "no kernel symbols: neither '%s' nor "
 				PROC_KALLSYMS " shows addresses", o->kallsyms);
 	if (!p->text)
 		return set_strf(&t->missing, "no kernel symbols: the session has no kernel/kallsyms and "
@@ -404,9 +404,9 @@ static int load_kallsyms(struct pp_symtab *t, const char *module,
 	if (!ret && t->nr)
 		t->source = PP_SYMS_KALLSYMS;
 	else if (!ret)
-		ret = module ? set_strf(&t->missing, "no symbols for module %s in %s",
+		ret = module ? set_strf(&t->missing, "no symbols for module %s in '%s'",
 					module, t->symfile) :
-			       set_strf(&t->missing, "no kernel text symbols in %s",
+			       set_strf(&t->missing, "no kernel text symbols in '%s'",
 					t->symfile);
 	return ret;
 }

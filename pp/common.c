@@ -39,6 +39,8 @@ const struct poptOption pp_common_table[] = {
 	  "C++ names: none, normal (default) or smart", "MODE" },
 	{ "threshold", 't', POPT_ARG_DOUBLE, &pp_common.threshold, 0,
 	  "only entries with at least this percentage of samples", "PERCENT" },
+	{ "quiet", 'q', POPT_ARG_NONE, &pp_common.quiet, 0,
+	  "no warnings, only errors", NULL },
 	{ "verbose", 'V', POPT_ARG_STRING, &pp_common.verbose, 0,
 	  "debug output: debug, all, or other OProfile levels", "LEVELS" },
 	{ "version", 'v', POPT_ARG_NONE, &pp_common.version, 0,
@@ -98,6 +100,8 @@ void pp_free_list(char **list)
 
 void pp_common_verbosity(void)
 {
+	if (pp_common.quiet)
+		op_msg_set_level(OP_MSG_QUIET);
 	if (!pp_common.verbose)
 		return;
 	op_msg_set_level(strstr(pp_common.verbose, "all") ||
@@ -176,6 +180,20 @@ static void warn_about_stats(const struct pp_job *job)
 			   "rate asks for", in->throttled[i]);
 }
 
+static const char *const side_name[] = {
+	"first profile: ", "second profile: ",
+};
+
+/* what the session directory holds, and what excluded everything */
+static void explain(struct pp_job *job, const struct pp_spec *spec)
+{
+	char *why = pp_session_explain(&job->sd, spec);
+
+	if (why)
+		fprintf(stderr, "%s", why);
+	free(why);
+}
+
 static int list_side(struct pp_job *job, int side, const struct pp_spec *spec)
 {
 	struct op_err err = { "" };
@@ -183,17 +201,17 @@ static int list_side(struct pp_job *job, int side, const struct pp_spec *spec)
 
 	ret = pp_session_list(&job->sd, spec, &job->files[side], &err);
 	if (ret) {
-		op_error("%s", err.msg[0] ? err.msg : pp_spec_strerror(ret));
+		op_error("%s%s", job->nr_sides == 2 ? side_name[side] : "",
+			 err.msg[0] ? err.msg : pp_spec_strerror(ret));
+		if (ret == -ENOENT)
+			explain(job, spec);
 		return 1;
 	}
 	report_bad_files(&job->files[side]);
 	if (!job->files[side].nr) {
-		char *why = pp_session_explain(&job->sd, spec);
-
-		op_error("no sample files match the profile specification");
-		if (why)
-			fprintf(stderr, "%s", why);
-		free(why);
+		op_error("%sno sample files match the profile specification",
+			 job->nr_sides == 2 ? side_name[side] : "");
+		explain(job, spec);
 		return 1;
 	}
 	return 0;

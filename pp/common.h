@@ -28,6 +28,7 @@ struct pp_common_options {
 	char *exclude_symbols;
 	double threshold;
 	int exclude_dependent;
+	int quiet;
 	int version;
 	int xml;		/* not an option here: opreport -X sets it */
 };

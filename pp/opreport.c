@@ -121,12 +121,84 @@ static int validate_differential(void)
 	return 2;
 }
 
+/* the class names of p, "a, b, c", for a message */
+static void class_list(struct op_strbuf *sb, const struct pp_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_classes; i++)
+		op_strbuf_addf(sb, "%s%s", i ? ", " : "",
+			       p->classes[i].name && *p->classes[i].name ?
+			       p->classes[i].name : "all samples");
+}
+
+/*
+ * The two sides of a differential profile are compared column by column:
+ * they need as many columns, along the same axis.
+ */
+static int same_columns(const struct pp_job *job)
+{
+	const struct pp_profile *a = &job->profile[0], *b = &job->profile[1];
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	if (a->nr_classes == b->nr_classes && (a->nr_classes == 1 || a->axis == b->axis))
+		return 0;
+	op_strbuf_addstr(&sb, "the two profiles of the differential have different "
+			 "columns: ");
+	class_list(&sb, a);
+	op_strbuf_addstr(&sb, " against ");
+	class_list(&sb, b);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	op_error("%s", sb.buf);
+	op_hint("select the same events, cpus or threads on both sides, or --merge them");
+	op_strbuf_release(&sb);
+	return 1;
+}
+
+/*
+ * Read the samples of each side before anything is printed (the reports
+ * would read them at once anyway; the symbol reports with the symbol
+ * tables beside them).  Unreadable files were skipped with a warning; a
+ * side none of whose files could be read is an error, not an empty report.
+ */
+static int load_samples(struct pp_job *job, const struct pp_report_opts *ro)
+{
+	bool symbols = ro->symbols || ro->callgraph || ro->xml || job->nr_sides == 2;
+	int side;
+
+	for (side = 0; side < job->nr_sides; side++) {
+		struct pp_profile *p = &job->profile[side];
+		size_t nr_files = 0, nr_read = 0, i;
+
+		if (symbols)
+			pp_profile_load(p, job->notes.warn, job->notes.data);
+		for (i = 0; i < p->nr_groups; i++) {
+			struct op_err err;
+
+			if (pp_group_load(p, &p->groups[i], &err))
+				job->notes.warn(job->notes.data, err.msg);
+			nr_files += p->groups[i].nr_files;
+			nr_read += p->groups[i].nr_read;
+		}
+		if (nr_files && !nr_read) {
+			op_error("no sample file could be read (%zu skipped)",
+				 nr_files);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int report(struct pp_job *job, FILE *out, const struct pp_report_opts *ro)
 {
 	struct pp_profile *p = &job->profile[0];
 
-	if (job->nr_sides == 2)
+	if (job->nr_sides == 2) {
+		/* the columns are the second profile's */
+		pp_report_header(out, &job->profile[1], &job->info, ro);
 		return pp_report_diff(out, p, &job->profile[1], ro, &job->notes);
+	}
 	if (ro->xml)
 		return pp_report_xml(out, p, &job->info, ro, &job->notes);
 	pp_report_header(out, p, &job->info, ro);
@@ -167,6 +239,8 @@ int main(int argc, char **argv)
 	status = pp_job_start(&job, nr, args);
 	if (!status && job.nr_sides == 2)
 		status = validate_differential();
+	if (!status && job.nr_sides == 2)
+		status = same_columns(&job);
 	if (status)
 		goto out_job;
 	cmd = command_line(argc, argv);
@@ -191,6 +265,9 @@ int main(int argc, char **argv)
 	ro.spec = args;
 	ro.merge_list = pp_common.merge;
 	ro.image_path = pp_common.image_path;
+	status = load_samples(&job, &ro);
+	if (status)
+		goto out_job;
 	if (opts.output_file) {
 		out = fopen(opts.output_file, "we");
 		if (!out) {

@@ -267,3 +267,66 @@ done_testing() {
 	echo "1..$test_count"
 	test "$test_failed" -eq 0
 }
+
+# --- opreport tests (t02*-opreport-*.sh) -------------------------------
+# On sessions made by mksamples.py, whose counts are known:
+#   use_fixtures              copy tests/tools to $T/tools, build the fixture
+#                             binaries and cd there ($FIX: its fixtures/)
+#   mksession SPEC [ARGS...]  session out/SPEC from fixtures/SPEC.json, its
+#                             expectation in out/SPEC.expect.json
+#   opr NAME ARGS...          opreport ARGS: NAME.out, NAME.err, status
+#   exits STATUS NAME ARGS... the same, and it exits with STATUS
+#   norm FILE...              FILEs with the test directory written as T
+#   golden NAME FILE          FILE, normalised, is tests/e2e/golden/NAME
+#                             (OP_TEST_REGOLD=1 rewrites the golden files)
+OPREPORT=$top_builddir/pp/opreport
+T_REAL=$(cd "$T" && pwd -P)
+
+use_fixtures() {
+	need_python
+	command -v cc >/dev/null 2>&1 || skip_all "no C compiler for the fixture binaries"
+	test -x "$OPREPORT" || skip_all "opreport is not built"
+	cp -R "$top_srcdir/tests/tools" "$T/tools" && chmod -R u+w "$T/tools" &&
+		cd "$T/tools" && mkdir -p out || exit 99
+	fixtures/build.sh >build.log 2>&1 ||
+		skip_all "cannot build the fixtures: $(tail -n 1 build.log)"
+	FIX=$T/tools/fixtures
+}
+
+mksession() {
+	m_spec=$1; shift
+	python3 "$MKSAMPLES" "fixtures/$m_spec.json" --out "out/$m_spec" \
+		--expect "out/$m_spec.expect.json" "$@" >"out/$m_spec.log" 2>&1 ||
+	{ sed 's/^/# /' "out/$m_spec.log"; return 1; }
+}
+
+opr() {
+	o_name=$1; shift
+	"$OPREPORT" "$@" >"$o_name.out" 2>"$o_name.err"
+	o_rc=$?
+	echo "$o_rc" >"$o_name.rc"
+	return "$o_rc"
+}
+
+exits() {
+	e_want=$1; shift
+	opr "$@"
+	e_rc=$?
+	test "$e_rc" = "$e_want" && return 0
+	say "exit status $e_rc, expected $e_want; its stderr:"
+	sed 's/^/#   /' "$1.err"
+	return 1
+}
+
+norm() {
+	sed -e "s|$T_REAL|T|g" -e "s|$T|T|g" "$@"
+}
+
+golden() {
+	norm "$2" >"$2.norm" || return 1
+	if test -n "${OP_TEST_REGOLD:-}"; then
+		mkdir -p "$srcdir/e2e/golden" && cp "$2.norm" "$srcdir/e2e/golden/$1"
+		return
+	fi
+	compare "$srcdir/e2e/golden/$1" "$2.norm"
+}

@@ -182,13 +182,13 @@ static const struct row rows[] = {
 	{ .line = __LINE__, .file = "bid", .debug_root = DBGROOT,
 	  .source = PP_SYMS_DEBUG_FILE, .refs = "pie", .build_id = true },
 	{ .line = __LINE__, .file = "bid", .debug_root = FIX("nowhere"),
-	  .source = PP_SYMS_NONE, .missing = "no symbols in " FIX("bid"),
+	  .source = PP_SYMS_NONE, .missing = "no symbols in '" FIX("bid") "'",
 	  .build_id = true },
 	/* stripped non-PIE: debuglink to .debug/dl.debug */
 	{ .line = __LINE__, .file = "dl", .debug_root = DBGROOT,
 	  .source = PP_SYMS_DEBUG_FILE, .refs = "nopie", .symfile = FIX(".debug/dl.debug") },
 	{ .line = __LINE__, .file = "badcrc", .debug_root = DBGROOT,
-	  .source = PP_SYMS_NONE, .missing = "no symbols in " FIX("badcrc") },
+	  .source = PP_SYMS_NONE, .missing = "no symbols in '" FIX("badcrc") "'" },
 	{ .line = __LINE__, .file = "lib-stripped.so", .debug_root = DBGROOT,
 	  .source = PP_SYMS_DYNSYM, .build_id = true },
 };
@@ -467,7 +467,7 @@ static void test_missing(void **state)
 	assert_int_equal(op_mkdir_p(dir, 0755), 0);
 
 	t = load("/nonexistent/dir/prog", &opts);
-	snprintf(want, sizeof(want), "cannot find /nonexistent/dir/prog (also tried: %s/nonexistent/dir/prog, %s/prog, %s/prog)",
+	snprintf(want, sizeof(want), "cannot find '/nonexistent/dir/prog' (also tried: %s/nonexistent/dir/prog, %s/prog, %s/prog)",
 		 f->dir, img_a, img_b);
 	assert_string_equal(t->missing, want);
 	assert_null(t->file);
@@ -485,7 +485,7 @@ static void test_missing(void **state)
 	pp_symtab_free(t);
 
 	t = load("/nonexistent/dir/prog", NULL);
-	assert_string_equal(t->missing, "cannot find /nonexistent/dir/prog");
+	assert_string_equal(t->missing, "cannot find '/nonexistent/dir/prog'");
 	pp_symtab_free(t);
 
 	/* found, but not ELF: covers the file (or key_limit when larger) */

@@ -218,6 +218,21 @@ EOF
 }
 check "-X -c: a library symbol's callers are wrapped in <module>" libc_caller
 
+# -x leaves libc out: its symbols appear only as callees of the program's
+no_dependent() {
+	"$OPREPORT" --session-dir=out/callgraph -X -c -x >cgx.xml &&
+	python3 - cgx.xml <<'EOF'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+names = {s.get("id"): s.get("name") for s in root.iter("symboldata")}
+binary = root.find("binary")
+assert binary.findall("module") == [], [m.get("name") for m in binary.findall("module")]
+callees = [names[s.get("idref")] for s in binary.iter("symbol") if s.get("self") is None]
+assert "printf" in callees, callees
+EOF
+}
+check "-X -c -x: no library <module>, library symbols only as callees" no_dependent
+
 debug_attrs() {
 	"$OPREPORT" --session-dir=out/basic -X -d -g >dg.xml &&
 	grep -q '^<options  debuginfo="true" details="true"/>$' dg.xml &&

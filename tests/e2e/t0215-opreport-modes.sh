@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Every text mode of opreport against golden output, on mksamples.py
+# sessions over the fixture binaries: the summary, -l, -d, -c, -g, -a,
+# -%, -w, -f, -n, -t, -s, -r, -x, -i/-e, --merge=lib, -o, and -D on a C++
+# program.  Column layouts are those formats.md §11 quotes from OProfile
+# 1.4.  The goldens hold T for the test directory and {name} for the
+# address of each symbol (the compiler places symbols; the spec places
+# the other samples).
+. "$top_srcdir/tests/lib.sh"
+use_fixtures
+
+# an application with the PIE build as its "library", and that build as
+# an application of its own; a call graph inside the PIE build only
+cat >fixtures/multi.json <<'EOF'
+{"cpu_type": "i386/skylake", "cpu_speed": 2400.0,
+ "profiles": [
+  {"binary": "build/fixture_nopie",
+   "symbol_samples": {"compute_alpha": 300, "compute_beta": 120, "main": 4},
+   "samples_vma": {"0x401170": 6},
+   "callgraph": [
+     {"from_symbol": "main", "to_symbol": "compute_alpha", "count": 20},
+     {"from_symbol": "main", "to_binary": "build/fixture_pie",
+      "to_symbol": "run_all", "count": 7}]},
+  {"binary": "build/fixture_pie", "app": "build/fixture_nopie",
+   "symbol_samples": {"compute_gamma": 50, "run_all": 8}},
+  {"binary": "build/fixture_pie",
+   "symbol_samples": {"compute_alpha": 200, "helper_delta": 30, "main": 2}}]}
+EOF
+cat >fixtures/cg.json <<'EOF'
+{"cpu_type": "i386/skylake", "cpu_speed": 2400.0,
+ "profiles": [
+  {"binary": "build/fixture_pie",
+   "symbol_samples": {"compute_alpha": 1000, "compute_beta": 500,
+                      "compute_gamma": 200, "run_all": 10, "main": 5},
+   "callgraph": [
+     {"from_symbol": "main", "to_symbol": "run_all", "count": 50},
+     {"from_symbol": "run_all", "to_symbol": "compute_alpha", "count": 40},
+     {"from_symbol": "run_all", "to_symbol": "compute_beta", "count": 30},
+     {"from_symbol": "run_all", "to_symbol": "helper_delta", "count": 4},
+     {"from_symbol": "compute_gamma", "to_symbol": "compute_alpha", "count": 12}]}]}
+EOF
+for s in basic multi cg; do
+	check "mksamples.py writes the $s session" mksession $s
+done
+
+# {name} for the address of each symbol of the two fixture binaries
+for b in fixture_nopie fixture_pie; do
+	python3 "$MKSAMPLES" --symbols "fixtures/build/$b"
+done | python3 -c '
+import sys
+for l in sys.stdin:
+    f = l.split()
+    if f[0].startswith("0x"):
+        print("s/\\<%08x\\>/{%s}/g" % (int(f[1], 16), f[3]))
+' >addrs.sed
+check 'the symbol addresses of the fixtures are known' test -s addrs.sed
+
+# mode NAME SESSION OPTIONS...: opreport exits 0 with nothing on stderr,
+# and its report is golden/t0215-NAME
+mode() {
+	m_n=$1 m_s=$2
+	shift 2
+	exits 0 "$m_n" --session-dir="out/$m_s" "$@" &&
+	sed -f addrs.sed "$m_n.out" >"$m_n.txt" &&
+	golden "t0215-$m_n" "$m_n.txt" &&
+	{ test ! -s "$m_n.err" || { sed 's/^/# stderr: /' "$m_n.err"; false; }; }
+}
+
+check 'default: the image summary' mode summary basic
+check 'default with dependent images: each nested under its app' mode summary-multi multi
+check '-l: symbols, no image column for one image' mode l basic -l
+check '-l: image and app columns with several of each' mode l-multi multi -l
+check '-d: each address under its symbol, % of the symbol' mode d basic -d
+check '-d -%: detail % of the whole profile' mode d-global basic -d -%
+check '-%: dependent images in % of the whole profile' mode global multi -%
+check '-g: source file and line of each symbol' mode g basic -l -g
+check '-d -g: and of each address' mode dg basic -d -g
+check '-a: running totals' mode a multi -a
+check '-w: the vma column' mode w basic -w
+check '-f: full paths in the summary' mode f multi -f
+check '-f -l: full paths of images and apps' mode f-l multi -f -l
+check '-n: no header lines' mode n multi -l -n
+check '-n: no header lines in the summary either' mode n-summary multi -n
+check '-t 10: only symbols with 10% or more' mode t basic -l -t 10
+check '-t 35: applications under 35% leave the summary' mode t-summary multi -t 35
+check '-s symbol: by shown name' mode s-symbol multi -l -s symbol
+check '-s image,sample: by image name, then samples' mode s-image multi -l -s image,sample
+check '-s app-name,vma: by app, then address' mode s-app multi -l -w -s app-name,vma
+check '-s debug: by source file and line' mode s-debug basic -l -g -s debug
+check '-r: least samples first' mode r basic -l -r
+check '-r -s symbol: names backwards' mode r-symbol basic -l -r -s symbol
+check '-x: the summary without dependent images' mode x multi -x
+check '-x -l: and without their symbols' mode x-l multi -x -l
+check '--merge=lib: images on their own, summed over apps' mode lib multi --merge=lib
+check '--merge=lib -l: no app column' mode lib-l multi --merge=lib -l
+check '-i: only the listed symbols and globs' mode i basic -l -i 'compute_*,main'
+check '-e: all but the listed symbols and globs' mode e basic -l -e 'compute_[ab]*,helper_delta'
+check '-i and -e together' mode ie basic -l -i 'compute_*' -e compute_beta
+check '-c: callers, the symbol, callees and [self]' mode c cg -c
+check '-c -%: caller and callee % of the whole profile' mode c-global cg -c -%
+check '-c -t 20: only blocks of symbols with 20%' mode c-t cg -c -t 20
+check '-c -i run_all: one block' mode c-i cg -c -i run_all
+check '-c with a callee in a dependent image' mode c-multi multi -c
+check '-c -x: that callee listed under its caller, not as an entry' mode c-x multi -c -x
+
+# -o: the same report in the file, nothing on stdout
+to_file() {
+	exits 0 o --session-dir=out/multi -l -o report.txt &&
+	test ! -s o.out && opr o2 --session-dir=out/multi -l &&
+	compare o2.out report.txt
+}
+check '-o FILE: the report goes to FILE' to_file
+check '-o FILE: an existing FILE is replaced' to_file
+o_fail() {
+	exits 1 ofail --session-dir=out/multi -o nodir/report.txt &&
+	printf '%s\n' "opreport: error: cannot write 'nodir/report.txt': No such file or directory" >ofail.want &&
+	compare ofail.want ofail.err
+}
+check '-o into a missing directory: exit 1 and why' o_fail
+
+# -D on a C++ program: names from its .symtab, mangled as compiled
+cxx() {
+	mkdir -p fixtures/cxx && cat >fixtures/cxx/prog.cc <<'EOF' &&
+#include <map>
+#include <string>
+#include <vector>
+namespace ns {
+struct Widget {
+	__attribute__((noinline)) long spin(long n);
+};
+long Widget::spin(long n)
+{
+	long s = 0;
+	for (long i = 0; i < n; i++)
+		s += i;
+	return s;
+}
+__attribute__((noinline)) long total(const std::vector<std::string> &v,
+				     const std::map<std::string, int> &m)
+{
+	return (long)v.size() + (long)m.size();
+}
+}
+int main()
+{
+	ns::Widget w;
+	std::vector<std::string> v;
+	std::map<std::string, int> m;
+	return (int)(w.spin(10) + ns::total(v, m)) & 1;
+}
+EOF
+	g++ -O1 -g -o fixtures/cxx/prog fixtures/cxx/prog.cc &&
+	cat >fixtures/cxx.json <<'EOF' &&
+{"cpu_type": "i386/skylake",
+ "profiles": [{"binary": "cxx/prog", "symbol_samples": {
+  "_ZN2ns6Widget4spinEl": 40,
+  "_ZN2ns5totalERKSt6vectorINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESaIS6_EERKSt3mapIS6_iSt4lessIS6_ESaISt4pairIKS6_iEEE": 20,
+  "main": 5}}]}
+EOF
+	mksession cxx
+}
+if command -v g++ >/dev/null 2>&1 && cxx >cxx.log 2>&1; then
+	check '-D none: names as in the binary' mode D-none cxx -l -D none
+	check '-D normal (the default): demangled' mode D-normal cxx -l
+	check '-D smart: std::string and friends shortened' mode D-smart cxx -l -D smart
+	check '-i takes a demangled name' mode D-i cxx -l -n -i 'ns::Widget::spin(long)'
+	check '-i takes a mangled name' mode D-i-raw cxx -l -n -i _ZN2ns6Widget4spinEl
+	check '-e takes a glob over demangled names' mode D-e cxx -l -n -e 'ns::*'
+	check '-s symbol sorts by the shown name' mode D-sort cxx -l -n -D smart -s symbol
+else
+	sed 's/^/# /' cxx.log 2>/dev/null
+	skip '-D none|normal|smart on a C++ program' 'no g++ to build one'
+fi
+done_testing
