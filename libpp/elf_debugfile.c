@@ -10,11 +10,16 @@
  *      .debug/ directory, then under DEBUG_ROOT + the binary's directory.
  *
  * DEBUG_ROOT is /usr/lib/debug unless the caller gives another (tests).
+ *
+ * When there is none, dpkg's file lists say which package a binary came
+ * from, so that the message can name its debug package.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -22,9 +27,12 @@
 #include <unistd.h>
 
 #include "libpp/pp_int.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
 
-#define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
+/* a dpkg file list bigger than this is not one */
+#define DPKG_LIST_MAX (64u << 20)
 
 uint32_t pp_debuglink_crc32(uint32_t crc, const void *data, size_t len)
 {
@@ -76,18 +84,26 @@ static int try_open(const char *path, struct pp_elf **out)
 	return ret == -ENOMEM ? ret : ret ? -ENOENT : 0;
 }
 
+int pp_build_id_path(struct op_strbuf *sb, const char *debug_root,
+		     const char *build_id)
+{
+	if (strlen(build_id) < 3)
+		return -ENOENT;
+	op_strbuf_addf(sb, "%s/.build-id/%.2s/%s.debug",
+		       debug_root ? debug_root : PP_DEBUG_ROOT, build_id, build_id + 2);
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+}
+
 static int by_build_id(const struct pp_elf *e, const char *root,
 		       struct pp_elf **out)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
-	int ret;
+	int ret = pp_build_id_path(&sb, root, e->build_id);
 
-	if (strlen(e->build_id) < 3)
-		return -ENOENT;
-	op_strbuf_addf(&sb, "%s/.build-id/%.2s/%s.debug", root, e->build_id,
-		       e->build_id + 2);
-	if (op_strbuf_failed(&sb))
-		return -ENOMEM;
+	if (ret) {
+		op_strbuf_release(&sb);
+		return ret;
+	}
 	ret = try_open(sb.buf, out);
 	op_strbuf_release(&sb);
 	if (!ret && strcmp((*out)->build_id, e->build_id)) {
@@ -134,12 +150,144 @@ static int by_debuglink(const struct pp_elf *e, const char *root,
 int pp_debugfile_open(const struct pp_elf *e, const char *debug_root,
 		      struct pp_elf **out)
 {
-	const char *root = debug_root ? debug_root : DEFAULT_DEBUG_ROOT;
+	const char *root = debug_root ? debug_root : PP_DEBUG_ROOT;
 	int ret;
 
 	*out = NULL;
 	ret = by_build_id(e, root, out);
 	if (ret == -ENOENT)
 		ret = by_debuglink(e, root, out);
+	return ret;
+}
+
+/* is line one of the lines of text (len bytes)? */
+static bool has_line(const char *text, size_t len, const char *line)
+{
+	const char *p = text, *end = text + len;
+	size_t n = strlen(line);
+
+	while (n && (p = memmem(p, (size_t)(end - p), line, n))) {
+		if ((p == text || p[-1] == '\n') && (p + n == end || p[n] == '\n'))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* *twin: path across the /usr merge (/usr/bin/x and /bin/x), or NULL */
+static int usr_merge_twin(const char *path, char **twin)
+{
+	static const char *const merged[] = { "/bin/", "/sbin/", "/lib" };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	const char *rest = path;
+	size_t i, nr = sizeof(merged) / sizeof(merged[0]);
+
+	*twin = NULL;
+	if (!strncmp(path, "/usr/", 5))
+		rest = path + 4;
+	for (i = 0; i < nr; i++)
+		if (!strncmp(rest, merged[i], strlen(merged[i])))
+			break;
+	if (i == nr)
+		return 0;
+	if (rest == path)
+		op_strbuf_addf(&sb, "/usr%s", path);
+	else
+		op_strbuf_addstr(&sb, rest);
+	*twin = op_strbuf_detach(&sb);
+	return *twin ? 0 : -ENOMEM;
+}
+
+/*
+ * The names a dpkg list may give the file at path: itself, the file its
+ * links resolve to, and both across the /usr merge.  v[0..*nr), each
+ * freed by the caller (also on failure).  0 or -ENOMEM.
+ */
+static int dpkg_names(const char *path, char *v[4], size_t *nr)
+{
+	char real[PATH_MAX];
+	size_t i, n = 0, direct;
+	int ret = 0;
+
+	v[n++] = op_strdup(path);
+	if (realpath(path, real) && strcmp(real, path))
+		v[n++] = op_strdup(real);
+	direct = n;
+	for (i = 0; !ret && i < direct; i++) {
+		ret = v[i] ? usr_merge_twin(v[i], &v[n]) : -ENOMEM;
+		if (!ret && v[n])
+			n++;
+	}
+	*nr = n;
+	return ret;
+}
+
+/* "libc6:amd64.list" -> "libc6" */
+static char *package_of_list(const char *list)
+{
+	size_t len = strlen(list) - strlen(".list");
+	const char *colon = memchr(list, ':', len);
+
+	return op_strndup(list, colon ? (size_t)(colon - list) : len);
+}
+
+static bool is_list(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 5 && !strcmp(name + len - 5, ".list");
+}
+
+/*
+ * Does the dpkg list at path name one of names[0..nr)?  1 or 0 (also for
+ * a list that cannot be read), or -ENOMEM.
+ */
+static int list_names(const char *path, char *const *names, size_t nr)
+{
+	char *text;
+	size_t len, i;
+	int found = 0, ret = op_read_file(path, DPKG_LIST_MAX, &text, &len);
+
+	if (ret)
+		return ret == -ENOMEM ? ret : 0;
+	for (i = 0; i < nr && !found; i++)
+		found = has_line(text, len, names[i]);
+	free(text);
+	return found;
+}
+
+int pp_dpkg_package(const char *info_dir, const char *path, char **pkg)
+{
+	const char *lists = info_dir ? info_dir : PP_DPKG_INFO;
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	char *names[4] = { NULL };
+	struct dirent *de;
+	size_t i, nr;
+	DIR *dir;
+	int ret = dpkg_names(path, names, &nr);
+
+	*pkg = NULL;
+	dir = ret ? NULL : opendir(lists);
+	if (!ret && !dir)
+		ret = -ENOENT;
+	/* the first list that names the file: one package ships a file */
+	while (!ret && !*pkg && (de = readdir(dir))) {
+		if (!is_list(de->d_name))
+			continue;
+		op_strbuf_reset(&sb);
+		op_strbuf_addf(&sb, "%s/%s", lists, de->d_name);
+		ret = op_strbuf_failed(&sb) ? -ENOMEM : list_names(sb.buf, names, nr);
+		if (ret > 0) {
+			*pkg = package_of_list(de->d_name);
+			ret = *pkg ? 0 : -ENOMEM;
+		}
+	}
+	if (!ret && !*pkg)
+		ret = -ENOENT;
+	if (dir)
+		closedir(dir);
+	op_strbuf_release(&sb);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
 	return ret;
 }

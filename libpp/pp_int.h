@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "libpp/pp_annotate.h"
 #include "libpp/pp_report.h"
 #include "libutil/op_hmap.h"
 #include "libutil/op_strbuf.h"
@@ -139,16 +140,48 @@ int pp_debugfile_open(const struct pp_elf *e, const char *debug_root,
 /* the CRC-32 .gnu_debuglink uses (zlib's), continued from crc */
 uint32_t pp_debuglink_crc32(uint32_t crc, const void *data, size_t len);
 
+#define PP_DEBUG_ROOT "/usr/lib/debug"
+#define PP_DPKG_INFO "/var/lib/dpkg/info"
+
+/*
+ * Append where the debug file of build_id (hex) is looked for to sb:
+ * DEBUG_ROOT/.build-id/xx/yyyy.debug, debug_root NULL meaning
+ * /usr/lib/debug.  0, -ENOENT (no build-id) or -ENOMEM.
+ */
+int pp_build_id_path(struct op_strbuf *sb, const char *debug_root,
+		     const char *build_id);
+
+/*
+ * The dpkg package that installed the file at path, from the file lists
+ * in info_dir (NULL: /var/lib/dpkg/info), trying the path, the file its
+ * links resolve to, and both across the /usr merge (/bin/x is
+ * /usr/bin/x).  Stops at the first list naming one of them.  Returns 0
+ * with *pkg the package name without architecture (caller frees),
+ * -ENOENT when no list names it (or there are no lists), or -ENOMEM.
+ */
+int pp_dpkg_package(const char *info_dir, const char *path, char **pkg);
+
 /* elf_lines.c: source lines from the DWARF of an ELF file */
 struct pp_lines;
 
 /* 0, -ENOENT (no usable DWARF) or -ENOMEM; e must outlive *out */
 int pp_lines_open(const struct pp_elf *e, struct pp_lines **out);
-/* file and line of the instruction at addr: 0 or -ENOENT; file is borrowed
- * until pp_lines_close() */
+/* file and line of the instruction at addr: 0, -ENOENT or -ENOMEM; file
+ * is borrowed until pp_lines_close(), absolute when the CU's comp_dir is */
 int pp_lines_find(struct pp_lines *l, uint64_t addr, const char **file,
 		  unsigned *line);
 void pp_lines_close(struct pp_lines *l);
+
+/*
+ * The inlined scopes holding addr, innermost first, into v[0..max) as
+ * pp_symtab_inlines() describes them; strings are borrowed until
+ * pp_lines_close().  Returns how many there are (0: none, or addr is in
+ * no CU), or -ENOMEM.  The first lookup in a CU reads all of its inlined
+ * scopes; later ones in it cost a binary search.
+ */
+struct pp_inline;
+int pp_lines_inlines(struct pp_lines *l, uint64_t addr, struct pp_inline *v,
+		     size_t max);
 
 /* pp_kallsyms.c: kallsyms text ("ADDR TYPE NAME[\t[MODULE]]" lines) */
 struct pp_kallsyms_info {
@@ -319,5 +352,84 @@ struct pp_arc_entry {
 size_t pp_arcs_list(const struct pp_arcs *a, const struct pp_rows *r,
 		    const struct pp_row *row, bool callees, bool reverse,
 		    struct pp_arc_entry *buf);
+
+/* === annotation (opannotate) ============================================== */
+
+/* a symbol to annotate: its samples over the applications using its image */
+struct pp_ann_sym {
+	size_t image;
+	const struct pp_sym *sym;
+	uint64_t *counts;		/* per class */
+	size_t *rows;			/* its rows, one per application */
+	size_t nr_rows;
+	char *name;			/* the shown (demangled) name */
+};
+
+struct pp_ann {
+	struct pp_profile *p;
+	const struct pp_annotate_opts *o;
+	const struct pp_notes *n;
+	const struct pp_session_info *info;
+	struct pp_rows rows;
+	struct pp_ann_sym *syms;	/* most samples first, or by address */
+	size_t nr_syms, alloc_syms;
+	uint64_t *totals;		/* per class: every sample in a symbol */
+	size_t nr_classes;
+};
+
+/*
+ * The symbols with samples that pass -i/-e (and -t, for assembly), -x
+ * applied; percentages are of totals.
+ */
+void pp_ann_build(struct pp_ann *a, struct pp_profile *p,
+		  const struct pp_annotate_opts *o, const struct pp_notes *n);
+void pp_ann_release(struct pp_ann *a);
+
+/* the addresses with samples of symbol i, in key order, summed over apps */
+void pp_ann_for_each_key(struct pp_ann *a, size_t i,
+			 void (*fn)(void *data, uint64_t key, const uint64_t *counts),
+			 void *data);
+
+/* "  1000 54.5256" per class (count width 6, opreport's percent) */
+void pp_ann_counts(struct op_strbuf *sb, const struct pp_ann *a,
+		   const uint64_t *counts);
+/* the columns in front of a line: counts, or blanks when none; then " :" */
+void pp_ann_columns(struct op_strbuf *sb, const struct pp_ann *a,
+		    const uint64_t *counts);
+/* " / * NAME total:   1000 54.5256 * /" (without the blanks) for symbol i */
+void pp_ann_symbol_total(struct op_strbuf *sb, const struct pp_ann *a, size_t i);
+/* the comment block at the top: command line, what is shown, the header */
+void pp_ann_info(FILE *out, const struct pp_ann *a,
+		 const struct pp_session_info *info);
+
+/* pp_srcfile.c: source files, found (pp_srcfile.c says where) and read once */
+struct pp_srcfile {
+	char *name;			/* as the debug information names it */
+	char *path;			/* where it was found; NULL: not found */
+	char *text;			/* its bytes, each line NUL-ended */
+	size_t len;
+	char **lines;
+	size_t nr_lines;
+};
+
+struct pp_srcfiles {
+	const struct pp_annotate_opts *o;
+	const struct pp_notes *n;
+	struct op_hmap index;		/* name -> file */
+	struct pp_srcfile **v;
+	size_t nr;
+};
+
+void pp_srcfiles_init(struct pp_srcfiles *s, const struct pp_annotate_opts *o,
+		      const struct pp_notes *n);
+void pp_srcfiles_release(struct pp_srcfiles *s);
+/* the file of that name, looked for on first use (a miss is warned once) */
+struct pp_srcfile *pp_srcfiles_get(struct pp_srcfiles *s, const char *name);
+/* the text of line (from 1), or NULL when not found or past the end */
+const char *pp_srcfile_line(const struct pp_srcfile *f, unsigned line);
+
+/* the two annotations (pp_annotate_src.c, pp_annotate_asm.c) */
+int pp_annotate_src(struct pp_ann *a, FILE *out, struct op_err *err);
+int pp_annotate_asm(struct pp_ann *a, FILE *out, struct op_err *err);
 
 #endif

@@ -101,11 +101,69 @@ uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key);
 
 /*
  * Source file and line of the instruction at key, from the DWARF of the
- * binary or its debug file.  Returns 0, or -ENOENT when there is no line
- * information (missing debug info; *why says so).  *file and *why are
- * borrowed from the table.
+ * binary or its debug file.  *file is the line table's name joined to
+ * its directory, and to the CU's DW_AT_comp_dir when that is absolute and
+ * the rest is not (as addr2line names it).  Returns 0, or -ENOENT when
+ * there is no line information (missing debug info: *why is
+ * pp_symtab_no_lines(); or none at key).  *file and *why are borrowed
+ * from the table.
  */
 int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
 		   unsigned *line, const char **why);
+
+/* one level of inlining at a key */
+struct pp_inline {
+	const char *function;	/* the inlined function's DW_AT_name (C++: not
+				 * qualified), "" if unnamed */
+	const char *call_file;	/* where it was inlined into its caller, named
+				 * as pp_symtab_line() names files; "" when
+				 * the DWARF does not say */
+	unsigned call_line;	/* 0 when the DWARF does not say */
+};
+
+/*
+ * The functions inlined at key, innermost first (DW_TAG_inlined_subroutine
+ * scopes with their DW_AT_call_file / DW_AT_call_line): at most max of
+ * them into v (v may be NULL when max is 0).  v[0] is the function whose
+ * code key is in (pp_symtab_line() gives its line), called at v[0]'s call
+ * site from v[1]'s function, and so on; the last is called from the
+ * symbol's own function.  Returns how many there are (0: key is not in
+ * inlined code; more than max: only max were stored), -ENOENT when there
+ * is no line information (*why says why, as for pp_symtab_line()), or
+ * -ENOMEM (*why says so).  Strings are borrowed from the table.  The
+ * first lookup in a compile unit reads all its inlined scopes; later
+ * ones cost a binary search.
+ */
+int pp_symtab_inlines(struct pp_symtab *t, uint64_t key, struct pp_inline *v,
+		      size_t max, const char **why);
+
+/*
+ * The code at keys [key, key + len): the binary's bytes at those file
+ * offsets (a vmlinux's: at the file offset of the key's address), read
+ * from t->file, never from a debug file.  Returns the bytes read (fewer
+ * at the end of the file or of a vmlinux segment, 0 past them), or
+ * -ENOENT when the table has no code to read, with *why (borrowed from
+ * the table) saying so in one line: "kernel symbols come from kallsyms:
+ * disassembly needs the vmlinux (operf --vmlinux=FILE)", a missing or
+ * non-ELF binary, one changed since the table was loaded, anonymous
+ * memory.  The binary is opened on the first call and stays open until
+ * pp_symtab_free().
+ */
+long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
+		    size_t len, const char **why);
+
+/*
+ * Why the table has no line information, with what would give it, in one
+ * line: for a binary without DWARF (nor a debug file with some), "no
+ * debug information in 'PATH': install the debug symbols of package PKG
+ * (PKG-dbgsym or PKG-dbg), or a debug file at DEBUG_ROOT/.build-id/xx/
+ * yyyy.debug", the package from dpkg's file lists (when dpkg does not
+ * know the file: "build it with -g, or install a debug file at ..."),
+ * the path by build-id (else by its .gnu_debuglink, else none); for
+ * kallsyms, anonymous memory and missing binaries, what pp_symtab_line()
+ * says.  NULL when the table has line information.  Opens the DWARF if
+ * no lookup has yet.  Borrowed from the table.
+ */
+const char *pp_symtab_no_lines(struct pp_symtab *t);
 
 #endif

@@ -10,15 +10,23 @@
  * are addresses, module keys offsets from the module's base, vmlinux keys
  * offsets from _text.  Anything that cannot be read ends as one
  * artificial symbol, with the reason in t->missing.
+ *
+ * Lines and inline chains come from the DWARF of the binary or its debug
+ * file, opened on the first question; code bytes from the binary itself
+ * (a debug file's sections are NOBITS), through a descriptor opened on
+ * the first read.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "libpp/pp_int.h"
 #include "libpp/pp_symbols.h"
@@ -43,6 +51,9 @@ struct symtab_priv {
 	struct pp_lines *lines;		/* opened on the first line lookup */
 	bool lines_tried;
 	char *lines_why;
+	int fd;				/* t->file for code, -1 until opened */
+	const char *no_code;		/* why a table has no code, if known */
+	char *code_why;			/* why reading code failed */
 };
 
 /* how addresses become keys */
@@ -380,6 +391,10 @@ static int load_kallsyms(struct pp_symtab *t, const char *module,
 
 	p->no_lines = "kernel symbols from kallsyms have no line information "
 		      "(a vmlinux with debug information has)";
+	p->no_code = module ? "module symbols come from kallsyms: there is no "
+			      "module file to read code from" :
+			      "kernel symbols come from kallsyms: disassembly "
+			      "needs the vmlinux (operf --vmlinux=FILE)";
 	if (ret)
 		return ret;
 	if (!p->text && o->kallsyms)
@@ -519,6 +534,7 @@ int pp_symtab_load(const struct pp_image_id *image, bool is_kernel,
 		return -ENOMEM;
 	}
 	t->priv = p;
+	p->fd = -1;
 	t->mtime = -1;
 	t->source = PP_SYMS_NONE;
 	if (o->debug_root && !(p->debug_root = op_strdup(o->debug_root)))
@@ -528,6 +544,7 @@ int pp_symtab_load(const struct pp_image_id *image, bool is_kernel,
 	} else if (image->kind == PP_IMAGE_ANON) {
 		p->bias = image->anon_start;
 		p->no_lines = "anonymous memory has no line information";
+		p->no_code = "anonymous memory has no file to read code from";
 	} else if (is_kernel || image->kind == PP_IMAGE_KERNEL) {
 		ret = load_kernel(t, image, o);
 	} else {
@@ -552,12 +569,15 @@ void pp_symtab_free(struct pp_symtab *t)
 	p = t->priv;
 	if (p) {
 		pp_lines_close(p->lines);
+		if (p->fd >= 0)
+			close(p->fd);
 		pp_elf_close(p->dbg);
 		pp_elf_close(p->elf);
 		pp_strpool_release(&p->pool);
 		free(p->text);
 		free(p->debug_root);
 		free(p->lines_why);
+		free(p->code_why);
 		free(p);
 	}
 	free(t->syms);
@@ -600,6 +620,57 @@ uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key)
 	return key + p->bias;
 }
 
+/*
+ * Where a debug file of the binary would be found: by build-id, else
+ * under the debug root by its .gnu_debuglink name; empty when neither.
+ */
+static int debug_file_place(const struct pp_symtab *t, struct op_strbuf *sb)
+{
+	const struct symtab_priv *p = t->priv;
+	const char *root = p->debug_root ? p->debug_root : PP_DEBUG_ROOT;
+	const char *path = p->elf->path, *slash = strrchr(path, '/');
+	int ret = pp_build_id_path(sb, p->debug_root, t->build_id);
+
+	if (ret != -ENOENT || !p->elf->debuglink)
+		return ret == -ENOENT ? 0 : ret;
+	op_strbuf_addf(sb, "%s%s%.*s/%s", root, path[0] == '/' ? "" : "/",
+		       slash ? (int)(slash - path) : 0, path, p->elf->debuglink);
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+}
+
+/*
+ * The binary has no DWARF, nor a debug file with some: say so in one
+ * line, with its debug package when dpkg installed it (else: build it
+ * with -g) and the place a debug file would be found.
+ */
+static int no_debug_info(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	struct op_strbuf sb = OP_STRBUF_INIT, place = OP_STRBUF_INIT;
+	char *pkg = NULL;
+	int ret = pp_dpkg_package(NULL, p->elf->path, &pkg);
+
+	if (ret != -ENOMEM)
+		ret = debug_file_place(t, &place);
+	if (ret)
+		goto out;
+	op_strbuf_addf(&sb, "no debug information in '%s'", p->elf->path);
+	if (pkg)
+		op_strbuf_addf(&sb, ": install the debug symbols of package %s (%s-dbgsym or %s-dbg)",
+			       pkg, pkg, pkg);
+	else
+		op_strbuf_addstr(&sb, ": build it with -g");
+	if (place.len)
+		op_strbuf_addf(&sb, ", or %sa debug file at %s", pkg ? "" : "install ",
+			       place.buf);
+	ret = set_str(&p->lines_why, op_strbuf_detach(&sb));
+out:
+	free(pkg);
+	op_strbuf_release(&place);
+	op_strbuf_release(&sb);
+	return ret;
+}
+
 static int open_lines(struct pp_symtab *t)
 {
 	struct symtab_priv *p = t->priv;
@@ -620,25 +691,170 @@ static int open_lines(struct pp_symtab *t)
 	ret = pp_lines_open(e, &p->lines);
 	if (ret != -ENOENT)
 		return ret;
-	return set_strf(&p->lines_why,
-			"no debug information in %s; install its -dbgsym/-dbg package or a file under %s/.build-id/",
-			p->elf->path, p->debug_root ? p->debug_root : "/usr/lib/debug");
+	return no_debug_info(t);
+}
+
+/* open the DWARF once; false (with the reason in *why) when there is none */
+static bool have_lines(struct pp_symtab *t, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+
+	if (!p->lines_tried && open_lines(t) && !p->lines_why)
+		p->no_lines = "out of memory";
+	if (p->lines)
+		return true;
+	if (why)
+		*why = p->lines_why ? p->lines_why : p->no_lines;
+	return false;
 }
 
 int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
 		   unsigned *line, const char **why)
 {
 	struct symtab_priv *p = t->priv;
+	int ret;
 
-	if (!p->lines_tried && open_lines(t) && !p->lines_why)
-		p->no_lines = "out of memory";
-	if (!p->lines) {
-		*why = p->lines_why ? p->lines_why : p->no_lines;
+	if (!have_lines(t, why))
 		return -ENOENT;
-	}
-	if (pp_lines_find(p->lines, pp_symtab_vma(t, key), file, line)) {
-		*why = "no line information at this address";
+	ret = pp_lines_find(p->lines, pp_symtab_vma(t, key), file, line);
+	if (ret) {
+		*why = ret == -ENOMEM ? "out of memory" : "no line information at this address";
 		return -ENOENT;
 	}
 	return 0;
+}
+
+int pp_symtab_inlines(struct pp_symtab *t, uint64_t key, struct pp_inline *v,
+		      size_t max, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+	int ret;
+
+	if (!have_lines(t, why))
+		return -ENOENT;
+	ret = pp_lines_inlines(p->lines, pp_symtab_vma(t, key), v, max);
+	if (ret == -ENOMEM && why)
+		*why = "out of memory";
+	return ret;
+}
+
+const char *pp_symtab_no_lines(struct pp_symtab *t)
+{
+	const char *why = NULL;
+
+	return have_lines(t, &why) ? NULL : why;
+}
+
+/* why code cannot be read from a table without an ELF binary */
+static const char *no_code_reason(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+
+	if (p->no_code)
+		return p->no_code;
+	if (p->code_why)
+		return p->code_why;
+	if (!t->file)
+		set_strf(&p->code_why, "%s: --image-path or --root can say where it is",
+			 t->missing ? t->missing : "no binary");
+	else
+		set_strf(&p->code_why, "cannot read code from '%s': %s", t->file,
+			 t->missing ? t->missing : "not an ELF file");
+	return p->code_why ? p->code_why : "out of memory";
+}
+
+/* t->file, opened once and checked to be the file the symbols came from */
+static int open_code(struct pp_symtab *t, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+	struct stat st;
+	int fd;
+
+	if (p->fd >= 0)
+		return 0;
+	if (p->code_why) {
+		*why = p->code_why;
+		return -ENOENT;
+	}
+	fd = open(t->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		set_strf(&p->code_why, "cannot read code from '%s': %s", t->file,
+			 op_strerror(-errno));
+	} else if ((int64_t)st.st_mtime != t->mtime ||
+		   (uint64_t)st.st_size != t->file_size) {
+		set_strf(&p->code_why, "'%s' changed since its symbols were read",
+			 t->file);
+	} else {
+		p->fd = fd;
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	*why = p->code_why ? p->code_why : "out of memory";
+	return -ENOENT;
+}
+
+/*
+ * The file offset of key and how many bytes from there belong to it: keys
+ * of file images are offsets; a vmlinux's are addresses, found in its
+ * PT_LOADs.  Returns false for a key outside them.
+ */
+static bool code_offset(const struct pp_symtab *t, uint64_t key, uint64_t *off,
+			uint64_t *avail)
+{
+	const struct symtab_priv *p = t->priv;
+	const struct pp_elf_load *l;
+	uint64_t vma;
+
+	if (p->segments) {
+		*off = key;
+		*avail = key < t->file_size ? t->file_size - key : 0;
+		return true;
+	}
+	vma = pp_symtab_vma(t, key);
+	l = find_load(p->elf, vma, NULL);
+	if (!l)
+		return false;
+	*off = l->offset + (vma - l->vaddr);
+	*avail = l->filesz - (vma - l->vaddr);
+	return true;
+}
+
+long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
+		    size_t len, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+	uint64_t off, avail;
+	size_t done = 0;
+	int ret;
+
+	if (!p->elf) {
+		*why = no_code_reason(t);
+		return -ENOENT;
+	}
+	ret = open_code(t, why);
+	if (ret)
+		return ret;
+	if (!code_offset(t, key, &off, &avail))
+		return 0;
+	if (len > avail)
+		len = (size_t)avail;
+	if (len > LONG_MAX)
+		len = LONG_MAX;
+	while (done < len) {
+		ssize_t n = pread(p->fd, buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			set_strf(&p->code_why, "cannot read code from '%s': %s",
+				 t->file, op_strerror(-errno));
+			*why = p->code_why ? p->code_why : "out of memory";
+			return -ENOENT;
+		}
+		if (!n)
+			break;
+		done += (size_t)n;
+	}
+	return (long)done;
 }

@@ -16,6 +16,7 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
+#include "libutil/op_strbuf.h"
 #include "pp/common.h"
 
 struct pp_common_options pp_common;
@@ -87,6 +88,18 @@ char **pp_split_list(const char *list)
 	}
 	free(cur);
 	return v;
+}
+
+char *pp_command_line(int argc, char **argv)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		op_strbuf_addf(&sb, "%s%s", i ? " " : "", argv[i]);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	return op_strbuf_detach(&sb);
 }
 
 void pp_free_list(char **list)

@@ -70,6 +70,9 @@ int pp_common_validate(void);
 /* set the message level from --verbose ("all", "debug", ...) */
 void pp_common_verbosity(void);
 
+/* the command line, words joined by blanks (for titles); caller frees */
+char *pp_command_line(int argc, char **argv);
+
 /* split a comma list ("\," escapes) into a NULL-ended array; caller frees */
 char **pp_split_list(const char *list);
 void pp_free_list(char **list);

@@ -78,19 +78,6 @@ static void options_release(void)
 	pp_common_release(&pp_common);
 }
 
-/* the command line, for the XML title */
-static char *command_line(int argc, char **argv)
-{
-	struct op_strbuf sb = OP_STRBUF_INIT;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		op_strbuf_addf(&sb, "%s%s", i ? " " : "", argv[i]);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
-	return op_strbuf_detach(&sb);
-}
-
 static int validate(struct pp_report_opts *ro)
 {
 	struct op_err err;
@@ -243,7 +230,7 @@ int main(int argc, char **argv)
 		status = same_columns(&job);
 	if (status)
 		goto out_job;
-	cmd = command_line(argc, argv);
+	cmd = pp_command_line(argc, argv);
 	ro.symbols = opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
 		     opts.show_address;
 	ro.details = opts.details && !opts.callgraph;

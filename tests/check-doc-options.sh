@@ -4,7 +4,7 @@
 # doc/TOOL.1.in, and every tool has a man page (git's t0450 idea).
 . "$top_srcdir/tests/lib.sh"
 
-TOOLS="pp/odb-dump daemon/operf pp/opreport"
+TOOLS="pp/odb-dump daemon/operf pp/opannotate pp/opreport"
 
 documented() {	# tool-path
 	name=${1##*/}

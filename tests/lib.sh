@@ -330,3 +330,129 @@ golden() {
 	fi
 	compare "$srcdir/e2e/golden/$1" "$2.norm"
 }
+
+# --- opannotate tests (t03*-opannotate-*.sh) ---------------------------
+#   ann NAME ARGS...            opannotate ARGS: NAME.out, NAME.err, status
+#   ann_exits STATUS NAME ARGS... the same, and it exits with STATUS
+#   oracle MODE SESSION OUTPUT [OPTIONS...]
+#                               tools/annotate_oracle.py: OUTPUT is what the
+#                               session's samples, addr2line and objdump say
+#   counted FILE                the lines of opannotate output FILE that
+#                               carry counts (one column)
+OPANNOTATE=$top_builddir/pp/opannotate
+ORACLE=$top_srcdir/tests/tools/annotate_oracle.py
+
+ann() {
+	a_name=$1; shift
+	"$OPANNOTATE" "$@" >"$a_name.out" 2>"$a_name.err"
+	a_rc=$?
+	echo "$a_rc" >"$a_name.rc"
+	return "$a_rc"
+}
+
+ann_exits() {
+	ae_want=$1; shift
+	ann "$@"
+	ae_rc=$?
+	test "$ae_rc" = "$ae_want" && return 0
+	say "opannotate exit status $ae_rc, expected $ae_want; its stderr:"
+	sed 's/^/#   /' "$1.err"
+	return 1
+}
+
+oracle() {
+	python3 "$ORACLE" "$@"
+}
+
+counted() {
+	grep -E '^ *[0-9]+ +[0-9.e+-]+ :' "$1"
+}
+
+# make_multi (after use_fixtures): fixtures/build/multi, a non-PIE program
+# of three source files (multi_main.c, multi_b.c and multi.h, whose
+# always_inline helpers are inlined into functions of both .c files, one
+# through the other), and fixtures/multi.json: 3000 samples at 200 random
+# addresses of its four functions plus 700 at two functions' first bytes
+make_multi() {
+	cat >"$FIX/multi.h" <<'EOF'
+/* helpers inlined into the functions of multi_main.c and multi_b.c */
+static inline __attribute__((always_inline)) unsigned long mix(unsigned long x)
+{
+	x ^= x << 13;
+	x ^= x >> 7;
+	return x * 31;
+}
+
+static inline __attribute__((always_inline)) unsigned long twice(unsigned long x)
+{
+	return mix(x) + mix(x + 1);
+}
+EOF
+	cat >"$FIX/multi_main.c" <<'EOF'
+#include "multi.h"
+
+unsigned long func_b(unsigned long n);
+unsigned long func_c(unsigned long n);
+
+__attribute__((noinline)) unsigned long func_a(unsigned long n)
+{
+	unsigned long acc = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		acc += mix(i);
+	return acc;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argv;
+	return (int)(func_a(argc * 1000ul) + func_b(argc) + func_c(argc));
+}
+EOF
+	cat >"$FIX/multi_b.c" <<'EOF'
+#include "multi.h"
+
+__attribute__((noinline)) unsigned long func_b(unsigned long n)
+{
+	unsigned long acc = 1;
+
+	for (unsigned long i = 0; i < n; i++)
+		acc = twice(acc + i);
+	return acc;
+}
+
+__attribute__((noinline)) unsigned long func_c(unsigned long n)
+{
+	unsigned long acc = n;
+
+	while (acc > 1)
+		acc = acc & 1 ? 3 * acc + 1 : acc / 2;
+	return acc;
+}
+EOF
+	# 3000 samples at 200 random addresses inside the four functions, plus
+	# 700 at two functions' first bytes
+	cat >"$FIX/multi.json" <<'EOF'
+{"cpu_type": "i386/skylake",
+ "profiles": [{"binary": "build/multi",
+   "symbol_samples": {"func_a": 600, "main": 100},
+   "random": {"total": 3000, "addresses": 200, "seed": 7,
+              "symbols": ["func_a", "func_b", "func_c", "main"]}}]}
+EOF
+	(cd "$FIX" && cc -O1 -g -fno-omit-frame-pointer -no-pie -o build/multi \
+		multi_main.c multi_b.c) || exit 99
+}
+
+# corrupt_copy FROM TO FILE PYTHON: TO, a copy of session FROM whose FILE
+# (relative to the session) is changed by PYTHON, run on its bytes b (a
+# bytearray): "b[0] ^= 1", "del b[100:]", ...
+corrupt_copy() {
+	rm -rf "$2" && cp -R "$1" "$2" &&
+	python3 - "$2/$3" "$4" <<'EOF'
+import struct, sys
+path, code = sys.argv[1], sys.argv[2]
+b = bytearray(open(path, "rb").read())
+exec(code)
+open(path, "wb").write(b)
+EOF
+}

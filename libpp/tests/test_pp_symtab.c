@@ -29,6 +29,7 @@
 #include "libpp/pp_symbols.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
+#include "tests/lib/op_testmark.h"
 
 #define FIX(name) SYMFIX "/" name
 #define DBGROOT FIX("dbgroot")
@@ -545,21 +546,11 @@ static void test_anon(void **state)
 /* the line of fix_alpha in symfix.c, from its LINE: comment */
 static unsigned marker_line(const char *marker)
 {
-	char buf[512];
-	unsigned n = 0;
-	FILE *f = fopen(SYMFIX_SRC "/symfix.c", "r");
+	unsigned n = op_test_marker_line(SYMFIX_SRC "/symfix.c", marker);
 
-	assert_non_null(f);
-	while (fgets(buf, sizeof(buf), f)) {
-		n++;
-		if (strstr(buf, marker)) {
-			fclose(f);
-			return n;
-		}
-	}
-	fclose(f);
-	fail_msg("no %s in symfix.c", marker);
-	return 0;
+	if (!n)
+		fail_msg("no %s in symfix.c", marker);
+	return n;
 }
 
 static void test_lines(void **state)
@@ -568,15 +559,16 @@ static void test_lines(void **state)
 		int line;
 		const char *file;
 		const char *debug_root;
-		const char *why;	/* NULL: lines expected */
+		const char *why;	/* NULL: lines expected; else its start */
 	} cases[] = {
 		{ .line = __LINE__, .file = FIX("pie") },
 		/* DWARF from the debug file found by build-id */
 		{ .line = __LINE__, .file = FIX("bid"), .debug_root = DBGROOT },
+		/* (test_pp_debuginfo.c checks these messages whole) */
 		{ .line = __LINE__, .file = FIX("nopie"),
-		  .why = "no debug information in " FIX("nopie") "; install its -dbgsym/-dbg package or a file under /usr/lib/debug/.build-id/" },
+		  .why = "no debug information in '" FIX("nopie") "': build it with -g, or install a debug file at /usr/lib/debug/.build-id/" },
 		{ .line = __LINE__, .file = FIX("dl"), .debug_root = FIX("nowhere"),
-		  .why = "no debug information in " FIX("dl") "; install its -dbgsym/-dbg package or a file under " FIX("nowhere") "/.build-id/" },
+		  .why = "no debug information in '" FIX("dl") "': build it with -g, or install a debug file at " FIX("nowhere") SYMFIX "/dl.debug" },
 	};
 	unsigned want = marker_line("LINE:fix_alpha");
 	size_t i;
@@ -596,7 +588,8 @@ static void test_lines(void **state)
 		for (k = 0; k < 2; k++) {
 			ret = pp_symtab_line(t, s->start, &file, &line, &why);
 			if (cases[i].why) {
-				if (ret != -ENOENT || !why || strcmp(why, cases[i].why))
+				if (ret != -ENOENT || !why ||
+				    strncmp(why, cases[i].why, strlen(cases[i].why)))
 					fail_msg("row at line %d: %d, why '%s'", cases[i].line,
 						 ret, why ? why : "(null)");
 				continue;

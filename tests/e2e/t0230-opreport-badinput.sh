@@ -20,16 +20,9 @@ check 'the two plain sample files of the callgraph session are found' \
 	test -n "$app_file" -a -n "$libc_file"
 
 # corrupt NAME FILE PYTHON: session NAME, a copy of callgraph with FILE
-# (of samples/current) changed by PYTHON, run on its bytes b (a bytearray)
+# (of samples/current) changed by PYTHON (tests/lib.sh: corrupt_copy)
 corrupt() {
-	rm -rf "$1" && cp -R out/callgraph "$1" &&
-	python3 - "$1/$cur/$2" "$3" <<'EOF'
-import struct, sys
-path, code = sys.argv[1], sys.argv[2]
-b = bytearray(open(path, "rb").read())
-exec(code)
-open(path, "wb").write(b)
-EOF
+	corrupt_copy out/callgraph "$1" "$cur/$2" "$3"
 }
 
 # skipped NAME FILE WHY: opreport -l on session NAME exits 0, warns once
