@@ -9,7 +9,10 @@
  * address (dwarf_getsrc_die).  A file libdw names relative to a relative
  * directory entry is made absolute with the CU's DW_AT_comp_dir when that
  * is absolute, as binutils does, so that lines and call sites of one file
- * always carry the same name.
+ * always carry the same name; a relative comp_dir (distributions build
+ * with -fdebug-prefix-map, glibc's is "./elf") is joined and tidied, so
+ * that the name is relative to the top of the source tree, where
+ * opannotate --search-dirs finds it.
  *
  * Inline chains (opannotate asks for one per sampled address) come from a
  * table per CU, built on its first lookup: one walk of the CU's scopes
@@ -218,8 +221,46 @@ static int cu_from_ranges(struct pp_lines *l, uint64_t addr, Dwarf_Die *cu)
 }
 
 /*
- * *out: src, a file name from the line table of cu, made absolute with
- * the CU's comp_dir (src itself when it is absolute, or comp_dir is not).
+ * Lexically tidy a relative path in place: "." components go, and "d/.."
+ * pairs cancel ("./elf/../sysdeps/x.h" is "sysdeps/x.h"); leading ".."
+ * stay.  Symbolic links cannot matter: the path names no real directory
+ * yet (it is relative to wherever the sources are searched for).
+ */
+static void tidy_relative(char *path)
+{
+	char *out = path, *p = path;
+	size_t kept = 0;	/* components in out that ".." may cancel */
+
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (!len || (len == 1 && p[0] == '.')) {
+			/* "" or ".": nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.' && kept) {
+			/* drop the last kept component of out */
+			out--;
+			while (out > path && out[-1] != '/')
+				out--;
+			kept--;
+		} else {
+			memmove(out, p, len);
+			out += len;
+			*out++ = '/';
+			if (!(len == 2 && p[0] == '.' && p[1] == '.'))
+				kept++;
+		}
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	if (out > path)
+		out--;		/* the last '/' */
+	*out = '\0';
+}
+
+/*
+ * *out: src, a file name from the line table of cu, joined to the CU's
+ * comp_dir (src itself when it is absolute or there is no comp_dir).
  * Borrowed until pp_lines_close().  0 or -ENOMEM.
  */
 static int full_path(struct pp_lines *l, Dwarf_Die *cu, const char *src,
@@ -240,9 +281,8 @@ static int full_path(struct pp_lines *l, Dwarf_Die *cu, const char *src,
 			*out = f->path;
 			return 0;
 		}
-	/* (a relative comp_dir is noted too: the answer is src each time) */
 	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &mem));
-	dir_len = dir && dir[0] == '/' ? strlen(dir) : 0;
+	dir_len = dir ? strlen(dir) : 0;
 	while (dir_len > 1 && dir[dir_len - 1] == '/')
 		dir_len--;
 	len = dir_len ? dir_len + 1 + strlen(src) + 1 : 0;
@@ -250,8 +290,16 @@ static int full_path(struct pp_lines *l, Dwarf_Die *cu, const char *src,
 	if (!f)
 		return -ENOMEM;
 	f->src = f->path = src;
-	if (len) {
+	if (len && dir[0] != '/' && !strncmp(src, dir, dir_len) && src[dir_len] == '/') {
+		/* DWARF 5 names files of directory 0, the comp_dir, with it */
+		snprintf(f->buf, len, "%s", src);
+		tidy_relative(f->buf);
+		f->path = f->buf;
+	} else if (len) {
 		snprintf(f->buf, len, "%.*s/%s", (int)dir_len, dir, src);
+		/* a relative comp_dir ("./elf"): the name from the build's top */
+		if (dir[0] != '/')
+			tidy_relative(f->buf);
 		f->path = f->buf;
 	}
 	if (op_hmap_insert(&l->paths, h, f)) {

@@ -126,4 +126,28 @@ first() {
 check 'the copy under -d wins over the file at its own path' first
 check 'without -d, the file itself' \
 	sh -c "$OPANNOTATE --session-dir=out/basic -s >m2.out && ! grep -q 'THE MIRROR COPY' m2.out && cmp m2.out ref.out"
+# --- a relative compilation directory (distributions: -fdebug-prefix-map) ----
+# built in tree/app with the tree's path mapped to ".": the debug
+# information names fixture.c by "./app"; opannotate names it from the top
+# of the tree, "app/fixture.c", which -d finds under the tree
+mkdir -p "$T/tree/app" && cp "$name" "$T/tree/app/fixture.c" || exit 99
+relbin() {
+	(cd "$T/tree/app" && cc -O1 -g -fno-omit-frame-pointer -no-pie \
+		-fdebug-prefix-map="$T/tree=." -o "$T/relbin" fixture.c) &&
+	printf '%s\n' '{"cpu_type": "i386/skylake",' \
+		" \"profiles\": [{\"binary\": \"$T/relbin\"," \
+		'  "symbol_samples": {"compute_alpha": 30, "compute_beta": 10}}]}' \
+		>fixtures/rel.json &&
+	mksession rel
+}
+check 'a binary built with a relative compilation directory, and its session' relbin
+check '... its file is named from the top of the tree, and not found there' \
+	sh -c "$OPANNOTATE --session-dir=out/rel -s >rel1.out 2>rel1.err;
+		grep -qx ' \\* Total samples for file : \"app/fixture.c\"' rel1.out &&
+		grep -q \"cannot find the source file 'app/fixture.c'\" rel1.err"
+rel_found() {
+	ann_exits 0 rel2 --session-dir=out/rel -s -d "$T/tree" && test ! -s rel2.err &&
+	grep -q '^    30 75.0000 :.* /\* compute_alpha total:     30 75.0000 \*/$' rel2.out
+}
+check '... -d TREE finds it, and annotates it' rel_found
 done_testing
