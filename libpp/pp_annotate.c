@@ -308,8 +308,10 @@ void pp_ann_columns(struct op_strbuf *sb, const struct pp_ann *a, const uint64_t
 	if (any) {
 		pp_ann_counts(sb, a, counts);
 	} else {
+		static const char blanks[] = "              ";	/* 6 + 1 + 7 */
+
 		for (c = 0; c < a->nr_classes; c++)
-			op_strbuf_addf(sb, "%*s", ANN_COUNT_WIDTH + 1 + 7, "");
+			op_strbuf_add(sb, blanks, sizeof(blanks) - 1);
 	}
 	for (c = 1; c < a->nr_classes; c++)
 		op_strbuf_addstr(sb, "  ");

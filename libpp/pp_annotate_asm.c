@@ -167,8 +167,22 @@ static void source_line(struct asm_ctx *c, struct op_strbuf *sb, uint64_t key)
 static void insn_line(struct asm_ctx *c, struct op_strbuf *sb, uint64_t vma,
 		      const uint64_t *counts, const char *text)
 {
+	static const char hex[] = "0123456789abcdef";
+	char addr[20];
+	size_t i = sizeof(addr);
+
+	/* "  401136:\tTEXT", without printf (a line per instruction) */
+	addr[--i] = '\t';
+	addr[--i] = ':';
+	do {
+		addr[--i] = hex[vma & 15];
+		vma >>= 4;
+	} while (vma);
 	pp_ann_columns(sb, c->a, counts);
-	op_strbuf_addf(sb, "  %" PRIx64 ":\t%s\n", vma, text);
+	op_strbuf_add(sb, "  ", 2);
+	op_strbuf_add(sb, addr + i, sizeof(addr) - i);
+	op_strbuf_addstr(sb, text);
+	op_strbuf_addch(sb, '\n');
 	put(c, sb);
 }
 

@@ -208,10 +208,13 @@ static bool in_list(const char *const *list, const char *raw, const char *shown)
 {
 	size_t i;
 
-	for (i = 0; list[i]; i++)
-		if (!strcmp(list[i], raw) || (shown && !strcmp(list[i], shown)) ||
-		    !fnmatch(list[i], shown ? shown : raw, 0))
+	for (i = 0; list[i]; i++) {
+		if (!strcmp(list[i], raw) || (shown && !strcmp(list[i], shown)))
 			return true;
+		/* a name without glob characters matched above or not at all */
+		if (strpbrk(list[i], "*?[\\") && !fnmatch(list[i], shown ? shown : raw, 0))
+			return true;
+	}
 	return false;
 }
 
