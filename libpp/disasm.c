@@ -6,6 +6,11 @@
  * bytes with one disassemble_info kept for the life of the handle, whose
  * printers append to the caller's strbuf.
  *
+ * Branch targets and RIP-relative data addresses are named by the
+ * caller's symbolizer first; what it leaves unnamed (PLT entries, data,
+ * or everything when there is none) is named from the binary's own
+ * symbols by objdump's rules (disasm_names.c).
+ *
  * libopcodes reports through libbfd's error handler (unknown -M options,
  * internal complaints) and libbfd prints warnings about odd files there
  * too; a library must not print, so the handler is replaced by a silent
@@ -28,6 +33,7 @@
 #include <unistd.h>
 
 #include "libpp/pp_disasm.h"
+#include "libpp/pp_int.h"
 #include "libutil/op_alloc.h"
 
 /*
@@ -44,6 +50,7 @@
 
 struct pp_disasm {
 	bfd *abfd;
+	int fd;				/* ours, for the ELF symbol sizes */
 	disassembler_ftype decode;
 	struct disassemble_info info;	/* reused for every instruction */
 	char *options;			/* checked -M options, or NULL */
@@ -51,7 +58,9 @@ struct pp_disasm {
 	uint64_t addr_mask;		/* what of an address is printed */
 	pp_disasm_symbolizer symbolize;
 	void *symbolize_data;
+	struct pp_disasm_names *names;	/* the binary's own, for what symbolize leaves */
 	struct op_strbuf *out;		/* text of the instruction in hand */
+	uint64_t insn_vma;		/* address of the instruction in hand */
 	bool read_failed;		/* the decoder's last read fell outside */
 };
 
@@ -135,20 +144,26 @@ static int open_file(const char *path, struct op_err *err)
 	return ret;
 }
 
-static int open_bfd(const char *path, bfd **out, struct op_err *err)
+/*
+ * *own: a second descriptor of the file, for what libbfd does not tell
+ * (elf_sym_sizes()), or -1 when none could be had
+ */
+static int open_bfd(const char *path, bfd **out, int *own, struct op_err *err)
 {
 	bfd *abfd;
-	int fd, ret;
+	int fd, second, ret;
 
+	*own = -1;
 	fd = open_file(path, err);
 	if (fd < 0)
 		return fd;
+	second = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	errno = 0;
 	abfd = bfd_fdopenr(path, NULL, fd);	/* closes fd, also on failure */
 	if (!abfd) {
 		ret = bfd_errno(-ENOMEM);
 		op_err_set(err, "cannot open '%s': %s", path, op_strerror(ret));
-		return ret;
+		goto out_close;
 	}
 	errno = 0;
 	if (!bfd_check_format(abfd, bfd_object)) {
@@ -156,10 +171,16 @@ static int open_bfd(const char *path, bfd **out, struct op_err *err)
 		op_err_set(err, "cannot disassemble '%s': %s", path,
 			   pp_disasm_strerror(ret));
 		bfd_close(abfd);
-		return ret;
+		goto out_close;
 	}
 	*out = abfd;
+	*own = second;
 	return 0;
+
+out_close:
+	if (second >= 0)
+		close(second);
+	return ret;
 }
 
 /* how the message names a machine */
@@ -398,26 +419,29 @@ static int OP_PRINTF(3, 4) print_styled(void *stream, enum disassembler_style st
 }
 #endif
 
-/* "401136 <name+0x4>", or the bare address when the symbolizer says nothing */
+/* "401136 <name+0x4>": the caller's name, else one from the binary */
 static void print_address(bfd_vma vma, struct disassemble_info *info)
 {
 	struct pp_disasm *d = info->application_data;
 	struct op_strbuf *sb = d->out;
 	uint64_t addr = (uint64_t)vma & d->addr_mask;
-	size_t mark;
+	size_t mark, named;
 
 	if (!sb)
 		return;
-	op_strbuf_addf(sb, "%" PRIx64, addr);
-	if (!d->symbolize)
-		return;
-	mark = sb->len;
-	op_strbuf_addstr(sb, " <");
-	d->symbolize(d->symbolize_data, addr, sb);
-	if (sb->len == mark + 2)
+	if (d->symbolize) {
+		mark = sb->len;
+		pp_disasm_add_hex(sb, "", addr);
+		op_strbuf_addstr(sb, " <");
+		named = sb->len;
+		d->symbolize(d->symbolize_data, addr, sb);
+		if (sb->len > named) {
+			op_strbuf_addch(sb, '>');
+			return;
+		}
 		op_strbuf_setlen(sb, mark);
-	else
-		op_strbuf_addch(sb, '>');
+	}
+	pp_disasm_name(d->names, addr, d->insn_vma, sb);
 }
 
 /* the caller's bytes; a failed read is remembered (see pp_disasm_insn) */
@@ -492,7 +516,7 @@ int pp_disasm_open(const char *path, const char *options, struct pp_disasm **out
 	d = op_calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	ret = open_bfd(path, &d->abfd, err);
+	ret = open_bfd(path, &d->abfd, &d->fd, err);
 	if (ret)
 		goto out_free;
 	d->decode = disassembler(bfd_get_arch(d->abfd), bfd_big_endian(d->abfd),
@@ -508,11 +532,14 @@ int pp_disasm_open(const char *path, const char *options, struct pp_disasm **out
 		goto out_close;
 	set_addr_size(d);
 	setup_info(d);
+	d->names = pp_disasm_names_new(d->abfd, d->fd, &d->info, d->addr_mask);
 	*out = d;
 	return 0;
 
 out_close:
 	bfd_close(d->abfd);
+	if (d->fd >= 0)
+		close(d->fd);
 out_free:
 	free(d);
 	return ret;
@@ -523,7 +550,10 @@ void pp_disasm_close(struct pp_disasm *d)
 	if (!d)
 		return;
 	disassemble_free_target(&d->info);
+	pp_disasm_names_free(d->names);	/* before the bfd that owns the symbols */
 	bfd_close(d->abfd);
+	if (d->fd >= 0)
+		close(d->fd);
 	free(d->options);
 	free(d);
 }
@@ -540,6 +570,11 @@ void pp_disasm_set_symbolizer(struct pp_disasm *d, pp_disasm_symbolizer fn,
 	d->symbolize_data = data;
 }
 
+void pp_disasm_set_demangle(struct pp_disasm *d, enum pp_demangle_mode mode)
+{
+	pp_disasm_names_set_demangle(d->names, mode);
+}
+
 int pp_disasm_insn(struct pp_disasm *d, const unsigned char *code, size_t len,
 		   uint64_t vma, struct op_strbuf *text)
 {
@@ -548,6 +583,7 @@ int pp_disasm_insn(struct pp_disasm *d, const unsigned char *code, size_t len,
 
 	if (len) {
 		d->out = text;
+		d->insn_vma = vma;
 		d->read_failed = false;
 		d->info.buffer = (bfd_byte *)code;
 		d->info.buffer_vma = vma;

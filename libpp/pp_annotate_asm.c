@@ -338,6 +338,7 @@ static void open_image(struct asm_ctx *c, size_t image)
 	}
 	c->digits = pp_disasm_addr_digits(c->d);
 	pp_disasm_set_symbolizer(c->d, symbolize, c);
+	pp_disasm_set_demangle(c->d, c->a->o->demangle);
 }
 
 /*

@@ -5,10 +5,12 @@
  * binary; the code bytes come from the caller, who knows where a symbol's
  * keys lie in the file (pp_symtab_code()).  The text of an instruction is
  * objdump's: AT&T syntax on x86 unless the options say "intel", operands
- * as objdump prints them, branch and call targets as "401136 <name+0x4>"
- * when a symbolizer is set.
+ * as objdump prints them, branch and call targets and the data addresses
+ * of RIP-relative operands as "401136 <name+0x4>": named by the caller's
+ * symbolizer, or else from the binary's own symbols as objdump -d names
+ * them ("<printf@plt>", "<sink>", "<free@GLIBC_2.2.5>").
  *
- * libopcodes and libbfd are used in libpp/disasm.c only.
+ * libopcodes and libbfd are used in libpp/disasm.c and disasm_names.c only.
  */
 #ifndef PP_DISASM_H
 #define PP_DISASM_H
@@ -16,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libpp/pp_demangle.h"
 #include "libutil/op_error.h"
 #include "libutil/op_strbuf.h"
 
@@ -55,15 +58,32 @@ void pp_disasm_close(struct pp_disasm *d);
 unsigned pp_disasm_addr_digits(const struct pp_disasm *d);
 
 /*
- * How a branch or call target is named: append "name+0x4" (or nothing,
- * when no symbol covers vma) to sb.  The disassembler prints "ADDR <...>"
- * around it as objdump does, and the bare "ADDR" when nothing was
- * appended or fn is NULL (the default).  vma is cut to the machine's
- * address width.  data is borrowed until the next call here or close.
+ * How a branch or call target (or the data address of an x86 RIP-relative
+ * operand) is named: append "name+0x4" (or nothing, when no symbol
+ * covers vma) to sb.  The disassembler prints "ADDR <...>" around it as
+ * objdump does.  When nothing was appended, or fn is NULL (the default),
+ * the address is named from the binary's own symbols with objdump's
+ * rules and text: the static symbol table (or the dynamic one in a
+ * stripped binary), PLT entries ("name@plt"), the symbols of dynamic
+ * relocations (GOT slots) and symbol versions ("name@@GLIBC_2.2.5"),
+ * and "0x401136" as objdump prints it when the binary has no symbols.
+ * Those are read from the file on the first address to name, and give
+ * objdump's text for the file pp_disasm_open() was given: for a stripped
+ * binary with a separate debug file, objdump's on the stripped one.
+ * vma is cut to the machine's address width.  data is borrowed until
+ * the next call here or close.
  */
 typedef void (*pp_disasm_symbolizer)(void *data, uint64_t vma, struct op_strbuf *sb);
 void pp_disasm_set_symbolizer(struct pp_disasm *d, pp_disasm_symbolizer fn,
 			      void *data);
+
+/*
+ * How the names taken from the binary's symbols (above) are shown: raw
+ * as objdump without -C prints them (PP_DEMANGLE_NONE, the default), or
+ * through pp_demangle() as the symbolizer's names are, a suffix from '@'
+ * ("@plt", "@@GLIBC_2.2.5") kept as objdump -C keeps it.
+ */
+void pp_disasm_set_demangle(struct pp_disasm *d, enum pp_demangle_mode mode);
 
 /*
  * Decode the instruction at code[0..len), whose address is vma: its text

@@ -432,4 +432,27 @@ const char *pp_srcfile_line(const struct pp_srcfile *f, unsigned line);
 int pp_annotate_src(struct pp_ann *a, FILE *out, struct op_err *err);
 int pp_annotate_asm(struct pp_ann *a, FILE *out, struct op_err *err);
 
+/* === disassembly: naming addresses from the binary (disasm_names.c) ===== */
+
+/*
+ * What disasm.c asks when the caller's symbolizer leaves an address
+ * unnamed.  The handle borrows abfd, fd (-1: no ELF symbol sizes) and
+ * info from its pp_disasm, which frees it before closing them; the
+ * symbol tables are read on the first pp_disasm_name().
+ */
+struct bfd;
+struct disassemble_info;
+struct pp_disasm_names;
+struct pp_disasm_names *pp_disasm_names_new(struct bfd *abfd, int fd,
+					    struct disassemble_info *info,
+					    uint64_t addr_mask);
+void pp_disasm_names_free(struct pp_disasm_names *t);
+void pp_disasm_names_set_demangle(struct pp_disasm_names *t,
+				  enum pp_demangle_mode mode);
+/* vma, referred to by the instruction at insn_vma, as objdump prints it */
+void pp_disasm_name(struct pp_disasm_names *t, uint64_t vma, uint64_t insn_vma,
+		    struct op_strbuf *sb);
+/* prefix, then v in lower-case hex without leading zeros */
+void pp_disasm_add_hex(struct op_strbuf *sb, const char *prefix, uint64_t v);
+
 #endif

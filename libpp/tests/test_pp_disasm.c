@@ -177,7 +177,7 @@ struct section {
 
 struct func {
 	uint64_t addr, size;
-	char name[128];
+	char name[1024];
 };
 
 struct image {
@@ -227,10 +227,12 @@ static int by_addr_func(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* functions with a size, from nm -S */
+static const struct section *section_of(const struct image *im, uint64_t addr);
+
+/* functions with a size, from nm -S (W: weak objects too, not in code) */
 static void load_funcs(const char *path, struct image *im)
 {
-	char cmd[600], buf[512];
+	char cmd[600], buf[2048];
 	FILE *f;
 
 	snprintf(cmd, sizeof(cmd), "nm -S --defined-only %s 2>/dev/null", path);
@@ -238,11 +240,11 @@ static void load_funcs(const char *path, struct image *im)
 	assert_non_null(f);
 	while (fgets(buf, sizeof(buf), f)) {
 		unsigned long long addr, size;
-		char type, name[128];
+		char type, name[1024];
 		struct func *x;
 
-		if (sscanf(buf, "%llx %llx %c %127s", &addr, &size, &type, name) != 4 ||
-		    !strchr("TtWw", type) || !size)
+		if (sscanf(buf, "%llx %llx %c %1023s", &addr, &size, &type, name) != 4 ||
+		    !strchr("TtWw", type) || !size || !section_of(im, addr))
 			continue;
 		im->funcs = realloc(im->funcs, (im->nr_funcs + 1) * sizeof(*im->funcs));
 		assert_non_null(im->funcs);
@@ -307,6 +309,11 @@ static const struct fixture fixtures[] = {
 	{ .line = __LINE__, .file = FIX("nopie"), .digits = 16 },
 	{ .line = __LINE__, .file = FIX("lib.so"), .digits = 16 },
 	{ .line = __LINE__, .file = FIX("vmlinux"), .digits = 16 },
+	/* stripped: .dynsym (and the PLT) only, or no symbols at all */
+	{ .line = __LINE__, .file = FIX("lib-stripped.so"), .digits = 16 },
+	{ .line = __LINE__, .file = FIX("bid"), .digits = 16 },
+	{ .line = __LINE__, .file = FIX("dl"), .digits = 16 },
+	{ .line = __LINE__, .file = FIX("libinl.so"), .digits = 16 },
 	{ .line = __LINE__, .file = FIX("pie32"), .optional = true, .digits = 8 },
 	{ .line = __LINE__, .file = FIX("lib32.so"), .optional = true, .digits = 8 },
 };
@@ -328,6 +335,8 @@ struct counts {
 	unsigned long funcs;
 	unsigned long by_nm;	/* call targets named from nm alone */
 	unsigned long sections;
+	unsigned long own_insns;	/* again, named by the disassembler */
+	unsigned long own_named;	/* of which objdump names an address */
 };
 
 static struct counts totals[sizeof(syntaxes) / sizeof(syntaxes[0])];
@@ -374,12 +383,39 @@ static unsigned long compare_range(struct pp_disasm *d, const struct section *s,
 	return nr;
 }
 
+/*
+ * Every section again with no symbolizer: each name is the disassembler's
+ * own, from the binary's symbols, and must be objdump's.
+ */
+static void compare_own_names(struct pp_disasm *d, const struct image *im,
+			      struct listing *l, const char *what, struct counts *c)
+{
+	size_t i;
+
+	pp_disasm_set_symbolizer(d, NULL, NULL);
+	for (i = 0; i < im->nr_secs; i++) {
+		const struct section *s = &im->secs[i];
+
+		c->own_insns += compare_range(d, s, s->addr, s->addr + s->size, l, what);
+	}
+	for (i = 0; i < l->nr_lines; i++)
+		c->own_named += strchr(l->lines[i].text, '<') != NULL;
+}
+
 /* the same, with call targets named from nm's sized functions */
+struct nm_names {
+	const struct image *im;
+	bool named;		/* the last call named its target */
+};
+
 static void nm_names(void *data, uint64_t vma, struct op_strbuf *sb)
 {
-	const struct image *im = data;
+	struct nm_names *nn = data;
+	const struct image *im = nn->im;
 	const struct func *hit = NULL;
 	size_t i;
+
+	nn->named = false;
 
 	for (i = 0; i < im->nr_funcs; i++) {
 		const struct func *f = &im->funcs[i];
@@ -395,6 +431,7 @@ static void nm_names(void *data, uint64_t vma, struct op_strbuf *sb)
 	op_strbuf_addstr(sb, hit->name);
 	if (vma != hit->addr)
 		op_strbuf_addf(sb, "+0x%" PRIx64, vma - hit->addr);
+	nn->named = true;
 }
 
 /* calls whose target nm names unambiguously read as objdump prints them */
@@ -402,10 +439,11 @@ static unsigned long compare_nm_calls(struct pp_disasm *d, const struct image *i
 				      const struct listing *l, const char *file)
 {
 	struct op_strbuf text = OP_STRBUF_INIT;
+	struct nm_names nn = { .im = im };
 	unsigned long nr = 0;
 	size_t i;
 
-	pp_disasm_set_symbolizer(d, nm_names, (void *)im);
+	pp_disasm_set_symbolizer(d, nm_names, &nn);
 	for (i = 0; i < l->nr_lines; i++) {
 		const struct line *x = &l->lines[i];
 		const struct section *s = section_of(im, x->addr);
@@ -419,12 +457,10 @@ static unsigned long compare_nm_calls(struct pp_disasm *d, const struct image *i
 		n = pp_disasm_insn(d, s->code + off, (size_t)(s->size - off), x->addr,
 				   &text);
 		assert_true(n > 0);
-		if (!strchr(text.buf, '<'))
-			continue;	/* a PLT entry or an alias: nm cannot say */
 		if (strcmp(text.buf, x->text))
 			fail_msg("%s at %#" PRIx64 ": '%s' from nm, objdump '%s'", file,
 				 x->addr, text.buf, x->text);
-		nr++;
+		nr += nn.named;	/* else a PLT entry or an alias, named by d */
 	}
 	op_strbuf_release(&text);
 	return nr;
@@ -438,7 +474,7 @@ static void compare_fixture(const struct fixture *fx, size_t syntax_idx)
 	struct op_err err = { "" };
 	struct listing l;
 	struct image im;
-	char args[600], what[700];
+	char args[600], what[2048];
 	size_t i;
 
 	snprintf(args, sizeof(args), "-d %s %s", sy->objdump, fx->file);
@@ -459,6 +495,9 @@ static void compare_fixture(const struct fixture *fx, size_t syntax_idx)
 		if (!l.lines[i].seen)
 			fail_msg("row at line %d: objdump's %#" PRIx64 " '%s' %s was not decoded",
 				 fx->line, l.lines[i].addr, l.lines[i].text, sy->objdump);
+	snprintf(what, sizeof(what), "%s %s, no symbolizer", fx->file, sy->objdump);
+	compare_own_names(d, &im, &l, what, c);
+	pp_disasm_set_symbolizer(d, objdump_names, &l);
 	for (i = 0; i < im.nr_funcs; i++) {
 		const struct func *f = &im.funcs[i];
 		const struct section *s = section_of(&im, f->addr);
@@ -521,30 +560,201 @@ static void test_objdump(void **state)
 		}
 		compare_extra(k);
 		print_message("objdump %s: %lu instructions in %lu sections, %lu again in "
-			      "%lu functions, %lu calls named from nm\n",
+			      "%lu functions, %lu calls named from nm; %lu instructions, "
+			      "%lu of them naming an address, with our own names\n",
 			      syntaxes[k].objdump[0] ? syntaxes[k].objdump : "(AT&T)",
 			      totals[k].insns, totals[k].sections, totals[k].func_insns,
-			      totals[k].funcs, totals[k].by_nm);
+			      totals[k].funcs, totals[k].by_nm, totals[k].own_insns,
+			      totals[k].own_named);
 		assert_true(totals[k].insns > 500);
 		assert_true(totals[k].by_nm > 5);
+		assert_true(totals[k].own_named > 100);
+	}
+}
+
+/* ---- objdump's choice among symbols at one address ----------------------- */
+
+/*
+ * Each call or data reference of _start reaches an address with two
+ * symbols, the first by name being the one objdump does not show: a
+ * larger function, an object, a function over a global label, global
+ * over weak and local, names without a leading '.', not like a file name
+ * ("g1.o") nor a compiler mark; of two at the end of .text and the start
+ * of zcode, the one in the instruction's section.  --defsym makes
+ * "linked" an absolute symbol of value 1, a candidate too: 0x400000 is
+ * "<linked+0x3fffff>", 0 below every symbol "<linked-0x1>".  Assembled
+ * and linked here (as, ld), and the object file alone (relocatable:
+ * names from the instruction's section only).
+ */
+static const char prefs_asm[] =
+	"	.text\n"
+	"	.globl _start\n"
+	"_start:\n"
+	"	call a1_small\n"
+	"	lea b1_notype(%rip), %rax\n"
+	"	call c1_global\n"
+	"	call d1_weak\n"
+	"	call e1_local\n"
+	"	call .f1_dot\n"
+	"	call g1.o\n"
+	"	call h1_gcc2_compiled\n"
+	"	jmp a1_small+1\n"
+	"	lea d_obj+4(%rip), %rax\n"
+	"	.globl a1_small, a2_big\n"
+	"	.type a1_small, @function\n"
+	"	.type a2_big, @function\n"
+	"a1_small:\n"
+	"a2_big:\n"
+	"	nop\n"
+	"	ret\n"
+	"	.size a1_small, 1\n"
+	"	.size a2_big, 2\n"
+	"	.globl c1_global\n"
+	"	.type c2_local_func, @function\n"
+	"c1_global:\n"
+	"c2_local_func:\n"
+	"	ret\n"
+	"	.weak d1_weak\n"
+	"	.globl d2_global\n"
+	"d1_weak:\n"
+	"d2_global:\n"
+	"	ret\n"
+	"e1_local:\n"
+	"	.globl e2_global\n"
+	"e2_global:\n"
+	"	ret\n"
+	"	.globl .f1_dot, f2_plain\n"
+	".f1_dot:\n"
+	"f2_plain:\n"
+	"	ret\n"
+	"	.globl g1.o, g2_plain\n"
+	"g1.o:\n"
+	"g2_plain:\n"
+	"	ret\n"
+	"	.globl h1_gcc2_compiled, h2_plain\n"
+	"h1_gcc2_compiled:\n"
+	"h2_plain:\n"
+	"	ret\n"
+	".ifdef linked\n"
+	"	call 0x400000\n"
+	"	call 0\n"
+	"	call s_a\n"
+	"	.globl s_b\n"
+	"s_b:\n"
+	"	.section zcode, \"ax\", @progbits\n"
+	"	.globl s_a\n"
+	"s_a:\n"
+	"	call s_b\n"
+	"	ret\n"
+	".endif\n"
+	"	.data\n"
+	"	.globl b1_notype, b2_object, d_obj\n"
+	"	.type b2_object, @object\n"
+	"	.type d_obj, @object\n"
+	"b1_notype:\n"
+	"b2_object:\n"
+	"	.long 0\n"
+	"	.size b2_object, 4\n"
+	"d_obj:\n"
+	"	.long 1, 2\n"
+	"	.size d_obj, 8\n";
+
+/* .text ends where zcode starts: s_b and s_a share an address */
+static const char prefs_ld[] =
+	"SECTIONS {\n"
+	"	. = 0x401000;\n"
+	"	.text : { *(.text) }\n"
+	"	zcode : { *(zcode) }\n"
+	"	. = 0x402000;\n"
+	"	.data : { *(.data) }\n"
+	"}\n";
+
+/* what objdump shows, in order: each the second name at its address */
+static const char *const prefs_names[] = {
+	"<a2_big>", "<b2_object>", "<c2_local_func>", "<d2_global>", "<e2_global>",
+	"<f2_plain>", "<g2_plain>", "<h2_plain>", "<a2_big+0x1>", "<d_obj+0x4>",
+	"<linked+0x3fffff>", "<linked-0x1>", "<s_b>", "<s_a>",
+};
+
+/* assemble (and link) prefs_asm into exe and obj; false if as or ld fail */
+static bool build_prefs(char *exe, char *obj, size_t size)
+{
+	char src[600], script[600], linked[600], cmd[8192];
+
+	if (!op_testdir_file(&tmp, "prefs.s", src, sizeof(src)) ||
+	    !op_testdir_file(&tmp, "prefs.ld", script, sizeof(script)) ||
+	    !op_testdir_file(&tmp, "prefs-linked.o", linked, sizeof(linked)) ||
+	    !op_testdir_file(&tmp, "prefs", exe, size) ||
+	    !op_testdir_file(&tmp, "prefs.o", obj, size))
+		return false;
+	assert_int_equal(op_write_file_atomic(src, prefs_asm, strlen(prefs_asm), 0644), 0);
+	assert_int_equal(op_write_file_atomic(script, prefs_ld, strlen(prefs_ld), 0644), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "as --64 -o %s %s && as --64 --defsym linked=1 -o %s %s && "
+		 "ld -T %s -o %s %s", obj, src, linked, src, script, exe, linked);
+	return !system(cmd);
+}
+
+static void test_preferences(void **state)
+{
+	struct fixture exe = { .line = __LINE__, .digits = 16 };
+	struct fixture obj = { .line = __LINE__, .digits = 16 };
+	size_t i, k, n = 0, nr_names = sizeof(prefs_names) / sizeof(prefs_names[0]);
+	char exe_path[600], obj_path[600], args[700];
+	struct listing l;
+
+	(void)state;
+	if (!have_binutils) {
+		print_message("%s: no comparison with objdump\n", no_binutils);
+		skip();
+	}
+	if (!build_prefs(exe_path, obj_path, sizeof(exe_path))) {
+		print_message("as or ld cannot build the x86-64 fixture: not compared\n");
+		skip();
+	}
+	exe.file = exe_path;
+	obj.file = obj_path;
+	/* objdump chose the names the rules above say */
+	snprintf(args, sizeof(args), "-d %s", exe_path);
+	load_listing(args, &l);
+	for (i = 0; i < l.nr_lines && n < nr_names; i++)
+		if (strstr(l.lines[i].text, prefs_names[n]))
+			n++;
+	if (n < nr_names)
+		fail_msg("objdump does not name %s where expected", prefs_names[n]);
+	free_listing(&l);
+	for (k = 0; k < sizeof(syntaxes) / sizeof(syntaxes[0]); k++) {
+		compare_fixture(&exe, k);
+		compare_fixture(&obj, k);
 	}
 }
 
 /* ---- raw bytes against objdump -b binary ---------------------------------- */
 
-/* objdump without symbols prints targets as 0x401136; we print 401136 */
-static void drop_0x(char *s)
+/* a minimal ELF header for a machine, class and byte order */
+static void write_elf(const char *path, unsigned machine, bool is64, bool big)
 {
-	char *w = s;
+	unsigned char h[64] = { 0x7f, 'E', 'L', 'F' };
+	size_t size = is64 ? 64 : 52;
 
-	for (; *s; s++) {
-		if (s[0] == '0' && s[1] == 'x')
-			s++;
-		else
-			*w++ = *s;
-	}
-	*w = '\0';
+	h[EI_CLASS] = is64 ? ELFCLASS64 : ELFCLASS32;
+	h[EI_DATA] = big ? ELFDATA2MSB : ELFDATA2LSB;
+	h[EI_VERSION] = EV_CURRENT;
+	h[big ? 17 : 16] = ET_EXEC;
+	h[big ? 19 : 18] = (unsigned char)machine;
+	h[big ? 18 : 19] = (unsigned char)(machine >> 8);
+	h[big ? 23 : 20] = EV_CURRENT;
+	/* e_ehsize */
+	h[is64 ? (big ? 53 : 52) : (big ? 41 : 40)] = (unsigned char)size;
+	assert_int_equal(op_write_file_atomic(path, h, size, 0644), 0);
 }
+
+/*
+ * ELF headers without sections or symbols (written by setup()): objdump
+ * -b binary has no symbols either, and prints targets as "0x401136".
+ */
+static char nosyms64[600], nosyms32[600];
+
 
 static unsigned long compare_raw(const char *elf, const char *options, const char *machine,
 			const unsigned char *bytes, size_t len, const char *name)
@@ -570,13 +780,11 @@ static unsigned long compare_raw(const char *elf, const char *options, const cha
 		n = pp_disasm_insn(d, bytes + off, len - off, off, &text);
 		if (!x)
 			fail_msg("%s: objdump shows nothing at %#zx", name, off);
-		drop_0x(x->text);
 		if (n == PP_DISASM_ERR_BAD_INSN) {
 			assert_string_equal(text.buf, "(bad)");
 			assert_int_equal(strncmp(x->text, ".byte ", 6), 0);
 			n = 1;
 		} else {
-			drop_0x(text.buf);
 			if (n <= 0 || strcmp(text.buf, x->text))
 				fail_msg("%s at %#zx: '%s' (%d), objdump '%s'", name, off,
 					 text.buf, n, x->text);
@@ -611,21 +819,20 @@ static void test_raw_bytes(void **state)
 		skip();
 	}
 	assert_non_null(buf);
-	nr += compare_raw(FIX("nopie"), NULL, "i386:x86-64", bad_bytes, sizeof(bad_bytes),
+	nr += compare_raw(nosyms64, NULL, "i386:x86-64", bad_bytes, sizeof(bad_bytes),
 			  "bad.bin");
 	for (i = 0; i < (1 << 16); i++) {
 		seed = seed * 1103515245u + 12345u;
 		buf[i] = (unsigned char)(seed >> 16);
 	}
-	nr += compare_raw(FIX("nopie"), NULL, "i386:x86-64", buf, 1 << 16, "random64.bin");
-	nr += compare_raw(FIX("nopie"), "intel", "i386:x86-64", buf, 1 << 16,
+	nr += compare_raw(nosyms64, NULL, "i386:x86-64", buf, 1 << 16, "random64.bin");
+	nr += compare_raw(nosyms64, "intel", "i386:x86-64", buf, 1 << 16,
 			  "random64i.bin");
 	/* 32- and 16-bit code through the x86-64 handle, as objdump -M i386 does */
-	nr += compare_raw(FIX("nopie"), "i386", "i386:x86-64", buf, 1 << 14, "random32.bin");
-	nr += compare_raw(FIX("nopie"), "i8086,intel", "i386:x86-64", buf, 1 << 14,
+	nr += compare_raw(nosyms64, "i386", "i386:x86-64", buf, 1 << 14, "random32.bin");
+	nr += compare_raw(nosyms64, "i8086,intel", "i386:x86-64", buf, 1 << 14,
 			  "random16.bin");
-	if (!access(FIX("pie32"), R_OK))
-		nr += compare_raw(FIX("pie32"), NULL, "i386", buf, 1 << 16, "random32e.bin");
+	nr += compare_raw(nosyms32, NULL, "i386", buf, 1 << 16, "random32e.bin");
 	print_message("objdump -b binary: %lu instructions from random bytes\n", nr);
 	free(buf);
 }
@@ -646,8 +853,9 @@ struct insn_row {
 static const struct insn_row insn_rows[] = {
 	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0x90 }, .len = 1,
 	  .ret = 1, .text = "nop" },
-	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0xe8, 0, 0, 0, 0 }, .len = 5,
-	  .vma = 0x401000, .ret = 5, .text = "call   401005" },
+	/* no symbols: the target as objdump prints it then */
+	{ .line = __LINE__, .file = nosyms64, .code = { 0xe8, 0, 0, 0, 0 }, .len = 5,
+	  .vma = 0x401000, .ret = 5, .text = "call   0x401005" },
 	{ .line = __LINE__, .file = FIX("nopie"), .options = "intel",
 	  .code = { 0x48, 0x89, 0xe5 }, .len = 3, .ret = 3, .text = "mov    rbp,rsp" },
 	{ .line = __LINE__, .file = FIX("nopie"), .options = "suffix",
@@ -667,10 +875,10 @@ static const struct insn_row insn_rows[] = {
 	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0x90 }, .len = 0,
 	  .ret = PP_DISASM_ERR_BAD_INSN, .text = "(bad)" },
 	/* 32-bit addresses wrap as objdump prints them */
-	{ .line = __LINE__, .file = FIX("pie32"), .code = { 0xe8, 0xf0, 0xff, 0xff, 0xff },
-	  .len = 5, .vma = 0x8, .ret = 5, .text = "call   fffffffd" },
-	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0xe8, 0xf0, 0xff, 0xff, 0xff },
-	  .len = 5, .vma = 0x8, .ret = 5, .text = "call   fffffffffffffffd" },
+	{ .line = __LINE__, .file = nosyms32, .code = { 0xe8, 0xf0, 0xff, 0xff, 0xff },
+	  .len = 5, .vma = 0x8, .ret = 5, .text = "call   0xfffffffd" },
+	{ .line = __LINE__, .file = nosyms64, .code = { 0xe8, 0xf0, 0xff, 0xff, 0xff },
+	  .len = 5, .vma = 0x8, .ret = 5, .text = "call   0xfffffffffffffffd" },
 };
 
 static void test_insns(void **state)
@@ -714,18 +922,66 @@ static void says_fn(void *data, uint64_t vma, struct op_strbuf *sb)
 	op_strbuf_addf(sb, "fn+0x%" PRIx64, vma - 0x401000);
 }
 
+/* the first line of objdump's listing of nopie starting with prefix and naming a target */
+static const struct line *line_naming(const struct listing *l, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_lines; i++)
+		if (!strncmp(l->lines[i].text, prefix, strlen(prefix)) &&
+		    strchr(l->lines[i].text, '<'))
+			return &l->lines[i];
+	fail_msg("objdump names no target of a '%s' in %s", prefix, FIX("nopie"));
+	return NULL;
+}
+
+/*
+ * A caller's name wins; without one the name is the disassembler's, as
+ * objdump prints it: for a call and for a RIP-relative data address.
+ */
+static void check_caller_wins(struct pp_disasm *d, const struct image *im,
+			      const struct line *x)
+{
+	const struct section *s = section_of(im, x->addr);
+	struct op_strbuf text = OP_STRBUF_INIT;
+	const char *open = strrchr(x->text, '<'), *hex = open - 1;
+	size_t off = (size_t)(x->addr - s->addr), len = s->size - off;
+	char want[600];
+
+	while (hex > x->text && isxdigit((unsigned char)hex[-1]))
+		hex--;
+
+	pp_disasm_set_symbolizer(d, says_nothing, NULL);
+	assert_true(pp_disasm_insn(d, s->code + off, len, x->addr, &text) > 0);
+	assert_string_equal(text.buf, x->text);
+	pp_disasm_set_symbolizer(d, NULL, NULL);
+	op_strbuf_reset(&text);
+	assert_true(pp_disasm_insn(d, s->code + off, len, x->addr, &text) > 0);
+	assert_string_equal(text.buf, x->text);
+	pp_disasm_set_symbolizer(d, says_fn, NULL);
+	op_strbuf_reset(&text);
+	assert_true(pp_disasm_insn(d, s->code + off, len, x->addr, &text) > 0);
+	snprintf(want, sizeof(want), "%.*s<fn+0x%llx>", (int)(open - x->text), x->text,
+		 strtoull(hex, NULL, 16) - 0x401000);
+	assert_string_equal(text.buf, want);
+	op_strbuf_release(&text);
+}
+
 static void test_symbolizer(void **state)
 {
 	static const unsigned char call[] = { 0xe8, 0x31, 0x01, 0, 0 };
 	static const unsigned char lea[] = { 0x48, 0x8d, 0x05, 0x10, 0, 0, 0 };
 	struct op_strbuf text = OP_STRBUF_INIT;
 	struct pp_disasm *d;
+	struct listing l;
+	struct image im;
 
 	(void)state;
-	assert_int_equal(pp_disasm_open(FIX("nopie"), NULL, &d, NULL), 0);
+	/* a binary without symbols: objdump's "0x401136" unless the caller names it */
+	assert_int_equal(pp_disasm_open(nosyms64, NULL, &d, NULL), 0);
 	pp_disasm_set_symbolizer(d, says_nothing, NULL);
 	assert_int_equal(pp_disasm_insn(d, call, sizeof(call), 0x401000, &text), 5);
-	assert_string_equal(text.buf, "call   401136");
+	assert_string_equal(text.buf, "call   0x401136");
 	pp_disasm_set_symbolizer(d, says_fn, NULL);
 	op_strbuf_reset(&text);
 	assert_int_equal(pp_disasm_insn(d, call, sizeof(call), 0x401000, &text), 5);
@@ -736,9 +992,23 @@ static void test_symbolizer(void **state)
 	pp_disasm_set_symbolizer(d, NULL, NULL);
 	op_strbuf_reset(&text);
 	assert_int_equal(pp_disasm_insn(d, call, sizeof(call), 0x401000, &text), 5);
-	assert_string_equal(text.buf, "call   401136");
+	assert_string_equal(text.buf, "call   0x401136");
 	pp_disasm_close(d);
 	op_strbuf_release(&text);
+
+	if (!have_binutils) {
+		print_message("%s: no comparison with objdump\n", no_binutils);
+		return;
+	}
+	/* nopie: a call and a data reference named from its symbols, or the caller's */
+	load_listing("-d " FIX("nopie"), &l);
+	load_image(FIX("nopie"), &im);
+	assert_int_equal(pp_disasm_open(FIX("nopie"), NULL, &d, NULL), 0);
+	check_caller_wins(d, &im, line_naming(&l, "call "));
+	check_caller_wins(d, &im, line_naming(&l, "mov    0x"));
+	pp_disasm_close(d);
+	free_image(&im);
+	free_listing(&l);
 }
 
 struct option_row {
@@ -795,24 +1065,6 @@ static void test_options(void **state)
 		}
 		pp_disasm_close(d);
 	}
-}
-
-/* a minimal ELF header for a machine, class and byte order */
-static void write_elf(const char *path, unsigned machine, bool is64, bool big)
-{
-	unsigned char h[64] = { 0x7f, 'E', 'L', 'F' };
-	size_t size = is64 ? 64 : 52;
-
-	h[EI_CLASS] = is64 ? ELFCLASS64 : ELFCLASS32;
-	h[EI_DATA] = big ? ELFDATA2MSB : ELFDATA2LSB;
-	h[EI_VERSION] = EV_CURRENT;
-	h[big ? 17 : 16] = ET_EXEC;
-	h[big ? 19 : 18] = (unsigned char)machine;
-	h[big ? 18 : 19] = (unsigned char)(machine >> 8);
-	h[big ? 23 : 20] = EV_CURRENT;
-	/* e_ehsize */
-	h[is64 ? (big ? 53 : 52) : (big ? 41 : 40)] = (unsigned char)size;
-	assert_int_equal(op_write_file_atomic(path, h, size, 0644), 0);
 }
 
 struct file_row {
@@ -1032,7 +1284,13 @@ static int setup(void **state)
 {
 	(void)state;
 	find_binutils();
-	return op_testdir_make(&tmp);
+	if (op_testdir_make(&tmp) ||
+	    !op_testdir_file(&tmp, "nosyms64", nosyms64, sizeof(nosyms64)) ||
+	    !op_testdir_file(&tmp, "nosyms32", nosyms32, sizeof(nosyms32)))
+		return -1;
+	write_elf(nosyms64, EM_X86_64, true, false);
+	write_elf(nosyms32, EM_386, false, false);
+	return 0;
 }
 
 static int teardown(void **state)
@@ -1046,6 +1304,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objdump),
+		cmocka_unit_test(test_preferences),
 		cmocka_unit_test(test_raw_bytes),
 		cmocka_unit_test(test_insns),
 		cmocka_unit_test(test_symbolizer),

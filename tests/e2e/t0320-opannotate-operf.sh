@@ -51,11 +51,10 @@ check "burn.h's total is the two call sites'" \
 
 # --- --assembly -----------------------------------------------------------------
 check 'opannotate --assembly exits 0' ann_exits 0 asm --session-dir=sess --assembly
-# (split_three and split_one store to burn_sink: objdump names that data
-# address, "# 4038 <burn_sink>", opannotate does not: --unnamed-ok)
+# (split_three and split_one store to burn_sink: "# 4038 <burn_sink>")
 check "split's symbols in order of samples, every instruction's count, objdump's text" \
 	oracle asm sess asm.out --image "$split" --total 0 --objdump split_three \
-	--objdump split_one --objdump main --unnamed-ok
+	--objdump split_one --objdump main
 check 'split_three comes first, split_one second' \
 	sh -c "test \"\$(sed -n 's/^[0-9a-f]* <\(.*\)>:.*/\1/p' asm.out | head -n 2 | tr '\n' ' ')\" = 'split_three split_one '"
 hottest() {	# split_three's hottest instruction lies inside its loop
@@ -90,7 +89,7 @@ check '... e.g. the line of the loop' grep -qx '               :		x ^= x >> 7;' 
 check '--disassembler-options=intel exits 0' ann_exits 0 intel --session-dir=sess -a --disassembler-options=intel
 check "... objdump -M intel's text" \
 	oracle asm sess intel.out --image "$split" --total 0 \
-	--objdump split_three --objdump split_one --objdump-opts intel --unnamed-ok
+	--objdump split_three --objdump split_one --objdump-opts intel
 check '--objdump-params="-M intel": the same listing' \
 	sh -c "$OPANNOTATE --session-dir=sess -a '--objdump-params=-M intel' >intel2.out 2>intel2.err &&
 	       sed 2d intel.out >i1 && sed 2d intel2.out >i2 && cmp i1 i2"

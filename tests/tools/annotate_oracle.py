@@ -40,8 +40,6 @@ options
   --sort KEY         asm: "samples" (default) or "vma"
   --objdump SYM      asm: compare SYM's instructions with objdump's
   --objdump-opts O   asm: objdump -M O
-  --unnamed-ok       asm: accept a call to a PLT entry or a data address
-                     that objdump names and opannotate does not
   --interleaved      asm: -s -a, check the source line above each insn
 Exit status 0 when OUTPUT is right, 1 with the differences on stdout
 (as "# ..." lines).
@@ -450,17 +448,6 @@ def objdump(image, sym, opts):
     return res
 
 
-def unnamed_only(mine, theirs):
-    """mine is objdump's text less the name objdump gives a PLT entry
-    ("call 401030 <printf@plt>") or a data address ("# 404028 <sink>"),
-    which opannotate does not name (it names code symbols only)"""
-    if mine is None or theirs is None:
-        return False
-    m = re.match(r"^(.*(?:# [0-9a-f]+|[0-9a-f]+)) <([^>]*)>$", theirs)
-    return bool(m) and m.group(1) == mine and \
-        ("# " in m.group(1) or m.group(2).endswith("@plt"))
-
-
 def check_asm(args):
     samples, symbols = load(args)
     grand = args.total if args.total is not None else \
@@ -526,8 +513,6 @@ def check_asm(args):
                 for a in sorted(set(od) | set(mine_text)):
                     if od.get(a) == mine_text.get(a):
                         continue
-                    if args.unnamed_ok and unnamed_only(mine_text.get(a), od.get(a)):
-                        continue
                     complain("%s: 0x%x: %r, objdump %r" %
                              (sym.name, a, mine_text.get(a), od.get(a)))
             if args.interleaved:
@@ -573,7 +558,6 @@ def main():
     ap.add_argument("--sort", default="samples", choices=("samples", "vma"))
     ap.add_argument("--objdump", action="append")
     ap.add_argument("--objdump-opts")
-    ap.add_argument("--unnamed-ok", action="store_true")
     ap.add_argument("--interleaved", action="store_true")
     args = ap.parse_args()
     if args.mode == "keys":
