@@ -92,6 +92,7 @@ run_check() {
 		say "make check in $dir"
 		if ! make -s -C "$top/$dir" -j"$jobs" check >"$top/$dir/check.out" 2>&1; then
 			grep -E '^(FAIL|ERROR)' "$top/$dir/check.out" >&2
+			show_failures "$top/$dir" >&2
 			find "$top/$dir" -name 'test-suite.log' -path '*/*' -newer "$top/$dir/Makefile" \
 				-exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null |
 				while read -r log; do say "see $log"; done
@@ -106,6 +107,19 @@ run_check() {
 	done
 	echo "$passed passed, $failed failed, $skipped skipped"
 	test "$failed" -eq 0
+}
+
+# what the failed tests said about their failures: the "not ok" lines and
+# the "# ..." notes around them, 40 lines a test at most
+show_failures() {
+	grep -rl --include='*.trs' -E '^:test-result: (FAIL|ERROR)' "$1" 2>/dev/null |
+		while read -r trs; do
+			log=${trs%.trs}.log
+			test -f "$log" || continue
+			echo "--- ${log#"$1"/}"
+			grep -E '^(not ok|#)' "$log" | grep -v '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' |
+				head -n 40
+		done
 }
 
 run_demo() {

@@ -131,9 +131,19 @@ void opd_engine_round(struct opd_engine *e)
 	opd_order_round(&e->order);
 }
 
+static void release_held(struct opd_engine *e, struct opd_proc *proc);
+
+static int release_one(void *val, void *data)
+{
+	release_held(data, val);
+	return 0;
+}
+
 int opd_engine_finish(struct opd_engine *e)
 {
 	opd_order_flush_all(&e->order);
+	/* an exec still loading its program when profiling stopped */
+	op_hmap_for_each(&e->procs.by_tgid, release_one, e);
 	e->nr_files = e->sfiles.by_key.nr;
 	return opd_sfiles_release(&e->sfiles);
 }
@@ -169,6 +179,43 @@ static const char *anon_name(const char *filename)
 	return NULL;
 }
 
+/*
+ * The kernel samples held while proc's exec awaited its executable: now
+ * attributed, with the app known, or (the process exited or profiling
+ * ended first) with their image as the app, as any sample of a process
+ * without an executable.
+ */
+static void release_held(struct opd_engine *e, struct opd_proc *proc)
+{
+	struct opd_record rec;
+	unsigned char *held, *p;
+	size_t len;
+
+	held = opd_proc_take_held(proc, &len);
+	for (p = held; p && p < held + len;) {
+		struct perf_event_header hdr;
+
+		memcpy(&hdr, p, sizeof(hdr));	/* checked when it was queued */
+		if (!opd_record_decode(p, hdr.size, e->cfg.sample_type, &rec))
+			opd_trans_sample(e, &rec);
+		p += hdr.size;
+	}
+	free(held);
+}
+
+/* a kernel sample of a process whose exec is still loading its program */
+static bool hold_sample(struct opd_engine *e, const struct opd_record *rec,
+			const void *raw, size_t len)
+{
+	struct opd_proc *proc;
+
+	if ((rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    !rec->pid || rec->pid == UINT32_MAX)
+		return false;
+	proc = opd_procs_find(&e->procs, rec->pid);
+	return proc && opd_proc_hold(proc, raw, len);
+}
+
 static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
 {
 	const char *name = rec->u.mmap.filename, *anon;
@@ -195,6 +242,8 @@ static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
 	}
 	opd_proc_map(proc, rec->u.mmap.start, rec->u.mmap.len, pgoff, cookie,
 		     anon == NULL);
+	if (proc->held && !proc->want_app)
+		release_held(e, proc);
 }
 
 static void do_comm(struct opd_engine *e, const struct opd_record *rec)
@@ -204,7 +253,7 @@ static void do_comm(struct opd_engine *e, const struct opd_record *rec)
 	if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		if (!proc)
 			proc = opd_procs_new(&e->procs, rec->u.comm.pid);
-		opd_proc_exec(proc, rec->u.comm.comm);
+		opd_proc_exec(proc, rec->u.comm.comm);	/* held samples stay */
 	} else if (rec->u.comm.pid == rec->u.comm.tid) {
 		if (!proc)
 			proc = opd_procs_new(&e->procs, rec->u.comm.pid);
@@ -214,10 +263,24 @@ static void do_comm(struct opd_engine *e, const struct opd_record *rec)
 
 static void do_fork(struct opd_engine *e, const struct opd_record *rec)
 {
+	struct opd_proc *old;
+
 	if (rec->u.task.pid == rec->u.task.ppid)
 		return;		/* a new thread shares its process */
+	old = opd_procs_find(&e->procs, rec->u.task.pid);	/* a reused pid */
+	if (old)
+		release_held(e, old);
 	opd_procs_fork(&e->procs, rec->u.task.pid,
 		       opd_procs_find(&e->procs, rec->u.task.ppid));
+}
+
+static void exit_proc(struct opd_engine *e, uint32_t tgid, uint64_t time)
+{
+	struct opd_proc *proc = opd_procs_find(&e->procs, tgid);
+
+	if (proc)
+		release_held(e, proc);
+	opd_procs_exit(&e->procs, tgid, time);
 }
 
 static void process_record(void *data, const void *raw, size_t len)
@@ -242,7 +305,8 @@ static void process_record(void *data, const void *raw, size_t len)
 	}
 	switch (rec.type) {
 	case PERF_RECORD_SAMPLE:
-		opd_trans_sample(e, &rec);
+		if (!hold_sample(e, &rec, raw, len))
+			opd_trans_sample(e, &rec);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -256,7 +320,7 @@ static void process_record(void *data, const void *raw, size_t len)
 		break;
 	case PERF_RECORD_EXIT:
 		if (rec.u.task.pid == rec.u.task.tid)
-			opd_procs_exit(&e->procs, rec.u.task.pid, rec.u.task.time);
+			exit_proc(e, rec.u.task.pid, rec.u.task.time);
 		break;
 	case PERF_RECORD_LOST:
 		e->stats.count[OPD_STAT_LOST_BY_KERNEL] += rec.u.lost.lost;

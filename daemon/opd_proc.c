@@ -21,6 +21,7 @@ void opd_procs_init(struct opd_procs *procs)
 
 static void proc_free(struct opd_proc *proc)
 {
+	free(proc->held);
 	free(proc->maps);
 	free(proc);
 }
@@ -144,6 +145,40 @@ void opd_proc_exec(struct opd_proc *proc, const char *comm)
 	proc->app = 0;
 	proc->want_app = true;
 	snprintf(proc->comm, sizeof(proc->comm), "%s", comm);
+}
+
+bool opd_proc_hold(struct opd_proc *proc, const void *rec, size_t len)
+{
+	uint32_t need;
+
+	if (!proc->want_app || len > OPD_PROC_HELD_MAX - proc->held_len)
+		return false;
+	need = proc->held_len + (uint32_t)len;
+	if (need > proc->held_alloc) {
+		uint32_t alloc = proc->held_alloc ? proc->held_alloc * 2 : 1024;
+
+		while (alloc < need)
+			alloc *= 2;
+		proc->held = op_xreallocarray(proc->held, alloc, 1);
+		proc->held_alloc = alloc;
+	}
+	memcpy(proc->held + proc->held_len, rec, len);
+	proc->held_len = need;
+	return true;
+}
+
+unsigned char *opd_proc_take_held(struct opd_proc *proc, size_t *len)
+{
+	unsigned char *held = proc->held;
+
+	*len = proc->held_len;
+	proc->held = NULL;
+	proc->held_len = proc->held_alloc = 0;
+	if (!*len) {
+		free(held);
+		return NULL;
+	}
+	return held;
 }
 
 /* index of the first map whose end is above addr */

@@ -9,17 +9,24 @@
  * replaces ranges, fork copies the parent's.  A process whose leader has
  * exited is kept for OPD_PROC_GRACE_NS of record time, for samples of
  * threads that outlive it, then freed.
+ *
+ * Between an exec and the mapping of the new executable the kernel is
+ * still loading it: samples taken there (kernel ones) belong to the new
+ * program, whose name is not known yet.  They wait in the process, up to
+ * OPD_PROC_HELD_MAX bytes of records, until the engine hands them on.
  */
 #ifndef OPD_PROC_H
 #define OPD_PROC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "libutil/op_hmap.h"
 #include "libutil/op_list.h"
 
 #define OPD_PROC_GRACE_NS 10000000000ull	/* 10 s */
+#define OPD_PROC_HELD_MAX (1u << 20)	/* bytes of held samples */
 
 struct opd_map {
 	uint64_t start;		/* first address */
@@ -48,6 +55,8 @@ struct opd_proc {
 	uint32_t last_hit;	/* index of the last map found */
 	char comm[16];
 	struct op_list dead_link;	/* on opd_procs.dead, oldest first */
+	unsigned char *held;	/* samples waiting for the app, back to back */
+	uint32_t held_len, held_alloc;
 };
 
 #define OPD_PROC_CACHE 64
@@ -77,6 +86,16 @@ void opd_procs_exit(struct opd_procs *procs, uint32_t tgid, uint64_t time);
 
 /* free processes that exited more than OPD_PROC_GRACE_NS before now */
 void opd_procs_reap(struct opd_procs *procs, uint64_t now);
+
+/*
+ * Keep a copy of a sample record of proc until its application is known:
+ * false (nothing kept) unless an exec of proc awaits its executable's
+ * mapping and the record fits under OPD_PROC_HELD_MAX.
+ */
+bool opd_proc_hold(struct opd_proc *proc, const void *rec, size_t len);
+
+/* the held records, handed to the caller (who frees them); NULL if none */
+unsigned char *opd_proc_take_held(struct opd_proc *proc, size_t *len);
 
 /* exec: drop all maps; the next file mapping becomes the app */
 void opd_proc_exec(struct opd_proc *proc, const char *comm);

@@ -187,3 +187,15 @@ int opd_synth_all(struct op_strbuf *out, uint64_t st)
 	closedir(dir);
 	return ret;
 }
+
+int opd_synth_exec(struct op_strbuf *out, pid_t pid, const char *command,
+		   uint64_t st)
+{
+	const char *slash = strrchr(command, '/');
+	char name[16];
+
+	/* the kernel's comm: the last component, cut to 15 bytes */
+	snprintf(name, sizeof(name), "%s", slash ? slash + 1 : command);
+	add_comm(out, (uint32_t)pid, name, st);
+	return op_strbuf_failed(out) ? -ENOMEM : 0;
+}

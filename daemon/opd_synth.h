@@ -24,4 +24,15 @@ int opd_synth_process(struct op_strbuf *out, pid_t pid, uint64_t sample_type);
 /* the same for every process in /proc */
 int opd_synth_all(struct op_strbuf *out, uint64_t sample_type);
 
+/*
+ * Append the COMM record of the exec of command (a path, or a name
+ * looked up in PATH) that process pid, operf's child waiting to run it,
+ * is about to do: the engine then knows the
+ * process from its first sample on, and holds the samples the kernel
+ * takes while it loads the program until the program's mapping names
+ * their application.  Returns 0 or -ENOMEM.
+ */
+int opd_synth_exec(struct op_strbuf *out, pid_t pid, const char *command,
+		   uint64_t sample_type);
+
 #endif

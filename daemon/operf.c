@@ -335,7 +335,10 @@ static void load_kernel_info(struct run *r)
 	free(modules);
 }
 
-/* the processes that existed before we started, as records at time 0 */
+/*
+ * The processes that existed before we started, as records at time 0;
+ * for a command, the exec it is about to do.
+ */
 static void synthesize(struct run *r)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
@@ -344,6 +347,9 @@ static void synthesize(struct run *r)
 		opd_synth_all(&sb, r->perf.sample_type);
 	else if (r->target.kind == OPD_TARGET_PID)
 		opd_synth_process(&sb, r->target.pid, r->perf.sample_type);
+	else if (r->target.kind == OPD_TARGET_COMMAND)
+		opd_synth_exec(&sb, r->child.pid, r->argv[0],
+			       r->perf.sample_type);
 	if (op_strbuf_failed(&sb))
 		op_die(1, "out of memory");
 	consume(r, 0, sb.buf, sb.len);
@@ -503,7 +509,14 @@ static int convert_stream(struct run *r)
 static void summarize(struct run *r)
 {
 	const struct opd_stats *st = opd_engine_stats(r->engine);
-	uint64_t lost = opd_stats_lost(st), total = st->count[OPD_STAT_SAMPLES];
+	/*
+	 * Of the samples taken: those received and those the kernel or a
+	 * bad record lost before they were; arcs are not samples
+	 */
+	uint64_t lost = opd_stats_lost(st) - st->count[OPD_STAT_LOST_BT_NO_MAPPING];
+	uint64_t total = st->count[OPD_STAT_SAMPLES] +
+			 st->count[OPD_STAT_LOST_BY_KERNEL] +
+			 st->count[OPD_STAT_LOST_BAD_RECORD];
 	const char *path;
 	int err = opd_engine_first_error(r->engine, &path);
 	size_t i;

@@ -2,7 +2,7 @@
 /*
  * The engine on synthetic record streams: where samples land (app, image,
  * key), time ordering across CPUs (a fork read after the child's first
- * sample), exec, separation, call-graph arcs, anonymous memory, kernel
+ * sample), exec and the samples of its loading, separation, call-graph arcs, anonymous memory, kernel
  * samples, statistics, the sample-file LRU, name escaping, and recorded
  * streams replaying to the same files.
  */
@@ -20,6 +20,9 @@
 #include <cmocka.h>
 
 #include "daemon/opd_engine.h"
+#include "daemon/opd_proc.h"
+#include "daemon/opd_stats.h"
+#include "daemon/opd_synth.h"
 #include "daemon/opd_record.h"
 #include "daemon/opd_stream.h"
 #include "daemon/tests/opd_test_records.h"
@@ -221,6 +224,72 @@ static void test_exec_in_child(void **state)
 	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x300), 1);
 	assert_int_equal(count("{root}/bin/other/{dep}/{root}/bin/other/" SPEC, 0x300), 1);
 	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_NO_MAPPING], 1);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/*
+ * operf's command: its exec announced at time 0 (opd_synth_exec), kernel
+ * samples before the kernel's COMM and between it and the mapping of the
+ * program are the program's, not {kern}'s as their own app.
+ */
+static void test_exec_window(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("window", NULL);
+	int i;
+
+	(void)state;
+	assert_int_equal(opd_synth_exec(&sb, 400, "/bin/prog", OPD_SAMPLE_TYPE), 0);
+	rec_sample(&sb, ID, 400, 400, 0, KS, 0xffffffff81000100ull, 1 * MS, NULL, 0);
+	rec_comm(&sb, 400, 400, "prog", 1, 2 * MS);
+	for (i = 0; i < 3; i++)
+		rec_sample(&sb, ID, 400, 400, 1, KS, 0xffffffff81000200ull, 3 * MS + i, NULL, 0);
+	rec_mmap2(&sb, 400, 0x400000, 0x2000, 0, 11, "/bin/prog", 4 * MS);
+	rec_sample(&sb, ID, 400, 400, 0, KS, 0xffffffff81000100ull, 5 * MS, NULL, 0);
+	rec_sample(&sb, ID, 400, 400, 0, US, 0x400100, 5 * MS + 1, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(PROG "/{dep}/{kern}/no-vmlinux/" SPEC, 0xffffffff81000100ull), 2);
+	assert_int_equal(count(PROG "/{dep}/{kern}/no-vmlinux/" SPEC, 0xffffffff81000200ull), 3);
+	assert_int_equal(count(PROG "/{dep}/" PROG "/" SPEC, 0x100), 1);
+	assert_int_equal(count("{kern}/no-vmlinux/{dep}/{kern}/no-vmlinux/" SPEC,
+			       0xffffffff81000200ull), 0);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_SAMPLES], 6);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_KERNEL_SAMPLES], 5);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/*
+ * An exec that never maps its program (killed while loading it, or still
+ * loading when profiling ends): the held samples are not lost, they go
+ * where any sample of a process without an executable goes.  More than
+ * the process may hold goes there at once.
+ */
+static void test_exec_window_unmapped(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("unmapped", NULL);
+	const char *kern = "{kern}/no-vmlinux/{dep}/{kern}/no-vmlinux/" SPEC;
+	size_t one, i, many;
+
+	(void)state;
+	rec_comm(&sb, 500, 500, "dies", 1, 1 * MS);
+	rec_sample(&sb, ID, 500, 500, 0, KS, 0xffffffff81000300ull, 2 * MS, NULL, 0);
+	rec_exit(&sb, 500, 500, 3 * MS);
+	rec_comm(&sb, 600, 600, "late", 1, 4 * MS);
+	one = sb.len;
+	rec_sample(&sb, ID, 600, 600, 0, KS, 0xffffffff81000400ull, 5 * MS, NULL, 0);
+	one = sb.len - one;
+	many = OPD_PROC_HELD_MAX / one + 10;
+	for (i = 1; i < many; i++)
+		rec_sample(&sb, ID, 600, 600, 0, KS, 0xffffffff81000400ull, 5 * MS + i, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(kern, 0xffffffff81000300ull), 1);
+	assert_int_equal(count(kern, 0xffffffff81000400ull), many);
+	assert_int_equal(opd_stats_lost(opd_engine_stats(e)), 0);
 	opd_engine_free(e);
 	op_strbuf_release(&sb);
 }
@@ -469,6 +538,8 @@ int main(void)
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_fork_read_late),
 		cmocka_unit_test(test_exec_in_child),
+		cmocka_unit_test(test_exec_window),
+		cmocka_unit_test(test_exec_window_unmapped),
 		cmocka_unit_test(test_separate),
 		cmocka_unit_test(test_callgraph),
 		cmocka_unit_test(test_anon_and_names),
