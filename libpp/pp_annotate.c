@@ -69,23 +69,6 @@ static void add_row(struct pp_ann_sym *s, size_t row)
 	s->rows[s->nr_rows++] = row;
 }
 
-static bool passes_filters(const struct pp_ann *a, const struct pp_sym *sym)
-{
-	struct pp_report_opts ro = {
-		.include_symbols = a->o->include_symbols,
-		.exclude_symbols = a->o->exclude_symbols,
-	};
-	char *shown;
-	bool keep;
-
-	if (!ro.include_symbols && !ro.exclude_symbols)
-		return true;
-	shown = pp_symbol_display(sym, a->o->demangle);
-	keep = pp_symbol_selected(&ro, sym->name, shown);
-	free(shown);
-	return keep;
-}
-
 static bool over_threshold(const struct pp_ann *a, const uint64_t *counts)
 {
 	size_t c;
@@ -131,7 +114,8 @@ static void gather(struct pp_ann *a)
 
 		for (c = 0; c < a->nr_classes; c++)
 			a->totals[c] += row->counts[c];
-		if (!passes_filters(a, row->sym))
+		if (!pp_sym_passes(a->o->include_symbols, a->o->exclude_symbols,
+				   row->sym, a->o->demangle))
 			continue;
 		e = ann_entry(a, &index, row->image, row->sym);
 		for (c = 0; c < a->nr_classes; c++)

@@ -218,14 +218,34 @@ static bool in_list(const char *const *list, const char *raw, const char *shown)
 	return false;
 }
 
+static bool selected(const char *const *include, const char *const *exclude,
+		     const char *raw, const char *shown)
+{
+	if (include && !in_list(include, raw, shown))
+		return false;
+	if (exclude && in_list(exclude, raw, shown))
+		return false;
+	return true;
+}
+
 bool pp_symbol_selected(const struct pp_report_opts *o, const char *raw,
 			const char *shown)
 {
-	if (o->include_symbols && !in_list(o->include_symbols, raw, shown))
-		return false;
-	if (o->exclude_symbols && in_list(o->exclude_symbols, raw, shown))
-		return false;
-	return true;
+	return selected(o->include_symbols, o->exclude_symbols, raw, shown);
+}
+
+bool pp_sym_passes(const char *const *include, const char *const *exclude,
+		   const struct pp_sym *sym, enum pp_demangle_mode mode)
+{
+	char *shown;
+	bool keep;
+
+	if (!include && !exclude)
+		return true;
+	shown = pp_symbol_display(sym, mode);
+	keep = selected(include, exclude, sym->name, shown);
+	free(shown);
+	return keep;
 }
 
 char *pp_symbol_display(const struct pp_sym *sym, enum pp_demangle_mode mode)

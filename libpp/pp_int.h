@@ -276,6 +276,9 @@ char **pp_display_sym_names(const struct pp_sym *const *syms, size_t nr,
 /* does the symbol pass --include-symbols / --exclude-symbols? */
 bool pp_symbol_selected(const struct pp_report_opts *o, const char *raw,
 			const char *shown);
+/* the same for sym, shown as mode shows it: include, exclude NULL-ended or NULL */
+bool pp_sym_passes(const char *const *include, const char *const *exclude,
+		   const struct pp_sym *sym, enum pp_demangle_mode mode);
 
 /* "file:line" of key in image i (basename unless long names), or the
  * "(no location information)" text; into sb */

@@ -171,14 +171,9 @@ int pp_report_callgraph(FILE *out, struct pp_profile *p,
 		if (o->exclude_dependent &&
 		    !pp_image_id_equal(&p->apps[row->app].id, &p->images[row->image].id))
 			continue;
-		if (o->include_symbols || o->exclude_symbols) {
-			char *shown = pp_symbol_display(row->sym, o->demangle);
-			bool keep = pp_symbol_selected(o, row->sym->name, shown);
-
-			free(shown);
-			if (!keep)
-				continue;
-		}
+		if (!pp_sym_passes(o->include_symbols, o->exclude_symbols, row->sym,
+				   o->demangle))
+			continue;
 		sel[nr_sel++] = row;
 		if (row->image != sel[0]->image)
 			s.show_image = true;

@@ -164,14 +164,9 @@ int pp_report_symbols(FILE *out, struct pp_profile *p,
 
 		if (!pp_over_threshold(o, row->counts, s.totals, p->nr_classes))
 			continue;
-		if (o->include_symbols || o->exclude_symbols) {
-			char *shown = pp_symbol_display(row->sym, o->demangle);
-			bool keep = pp_symbol_selected(o, row->sym->name, shown);
-
-			free(shown);
-			if (!keep)
-				continue;
-		}
+		if (!pp_sym_passes(o->include_symbols, o->exclude_symbols, row->sym,
+				   o->demangle))
+			continue;
 		sel[nr_sel++] = row;
 		if (row->image != sel[0]->image)
 			s.show_image = true;

@@ -974,14 +974,9 @@ static void select_rows(struct xmlctx *x)
 		if (o->exclude_dependent &&
 		    !pp_image_id_equal(&x->p->apps[row->app].id, &x->p->images[row->image].id))
 			continue;
-		if (o->include_symbols || o->exclude_symbols) {
-			char *shown = pp_symbol_display(row->sym, o->demangle);
-			bool keep = pp_symbol_selected(o, row->sym->name, shown);
-
-			free(shown);
-			if (!keep)
-				continue;
-		}
+		if (!pp_sym_passes(o->include_symbols, o->exclude_symbols, row->sym,
+				   o->demangle))
+			continue;
 		x->sel[x->nr_sel++] = row;
 	}
 	so.sort[0] = PP_SORT_APP;
