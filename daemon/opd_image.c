@@ -131,15 +131,7 @@ uint32_t opd_images_file(struct opd_images *images, const char *path,
 	image->dev_minor = min;
 	image->ino = ino;
 	image->ino_generation = ino_generation;
-	op_strbuf_addstr(&sb, "{root}");
-	if (path[0] == '/') {
-		must(odb_name_escape_path(&sb, path));
-	} else {	/* not a path: keep it as one word under the root */
-		op_strbuf_addch(&sb, '/');
-		must(odb_name_escape_word(&sb, path));
-	}
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
+	must(odb_name_add_file(&sb, path));
 	image->component = op_strbuf_detach(&sb);
 	image = add_image(images, image);
 	/*
@@ -171,12 +163,7 @@ uint32_t opd_images_anon(struct opd_images *images, const char *name,
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	struct opd_image *image;
 
-	op_strbuf_addstr(&sb, "{anon:");
-	must(odb_name_escape_word(&sb, name));
-	op_strbuf_addf(&sb, "}/%u.0x%llx.0x%llx", tgid, (unsigned long long)start,
-		       (unsigned long long)end);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
+	must(odb_name_add_anon(&sb, name, tgid, start, end));
 	image = new_image(OPD_IMAGE_ANON, name);
 	image->tgid = tgid;
 	image->start = start;
@@ -192,15 +179,7 @@ uint32_t opd_images_kernel(struct opd_images *images, enum opd_image_kind kind,
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	struct opd_image *image;
 
-	if (name[0] == '/') {
-		op_strbuf_addstr(&sb, "{root}");
-		must(odb_name_escape_path(&sb, name));
-	} else {
-		op_strbuf_addstr(&sb, "{kern}/");
-		must(odb_name_escape_word(&sb, name));
-	}
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
+	must(odb_name_add_kernel(&sb, name));
 	image = new_image(kind, name);
 	image->start = start;
 	image->component = op_strbuf_detach(&sb);

@@ -29,7 +29,7 @@ struct opd_image {
 	enum opd_image_kind kind;
 	uint32_t cookie;
 	char *name;		/* path, anon name, module name, ... */
-	char *component;	/* its part of sample-file paths (opd_mangle) */
+	char *component;	/* its part of sample-file paths (odb_name_add_*()) */
 	uint32_t tgid;		/* anon: the process */
 	uint64_t start;		/* anon: first byte; kernel/module: load address */
 	uint64_t end;		/* anon: last byte (formats.md §2.2) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/opd_sfile.h"
+#include "libdb/odb_name.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_file.h"
@@ -67,12 +68,10 @@ int opd_sfiles_release(struct opd_sfiles *sf)
 	return sf->first_error;
 }
 
-static void add_id(struct op_strbuf *sb, uint32_t v)
+/* a tgid, tid or cpu field as libdb's name builder takes it */
+static int64_t name_id(uint32_t v)
 {
-	if (v == OPD_ALL)
-		op_strbuf_addstr(sb, "all");
-	else
-		op_strbuf_addf(sb, "%u", v);
+	return v == OPD_ALL ? ODB_ALL : (int64_t)v;
 }
 
 int opd_sfile_path(const struct opd_sfiles *sf, const struct opd_sfile_key *k,
@@ -85,18 +84,12 @@ int opd_sfile_path(const struct opd_sfiles *sf, const struct opd_sfile_key *k,
 
 	if (!app || !img)
 		OP_BUG("sample file key without images");
-	op_strbuf_addf(sb, "%s/%s/{dep}/%s", sf->samples_dir, app->component,
-		       img->component);
-	if (cg)
-		op_strbuf_addf(sb, "/{cg}/%s", cg->component);
-	/* formats.md §2.2: COUNT with %d, UMASK in decimal */
-	op_strbuf_addf(sb, "/%s.%d.%u.", ev->name, (int)ev->period, ev->op_unit_mask);
-	add_id(sb, k->tgid);
-	op_strbuf_addch(sb, '.');
-	add_id(sb, k->tid);
-	op_strbuf_addch(sb, '.');
-	add_id(sb, k->cpu);
-	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+	op_strbuf_addf(sb, "%s/", sf->samples_dir);
+	if (odb_name_add_images(sb, app->component, img->component,
+				cg ? cg->component : NULL))
+		return -ENOMEM;
+	return odb_name_add_spec(sb, ev->name, (int)ev->period, ev->op_unit_mask,
+				 name_id(k->tgid), name_id(k->tid), name_id(k->cpu));
 }
 
 static void fill_header(struct opd_sfiles *sf, const struct opd_sfile_key *k,

@@ -121,7 +121,14 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(BAD_NEXT, "hash chain link points outside the used nodes") \
 	ODB_ERROR(CHAIN_LOOP, "hash chain loops back on itself")		\
 	ODB_ERROR(TABLE_FULL, "sample file cannot grow any further")	\
-	ODB_ERROR(READ_ONLY, "sample file is open read-only")
+	ODB_ERROR(READ_ONLY, "sample file is open read-only")		\
+	ODB_ERROR(NAME_NO_SPEC,						\
+		  "the last component is not EVENT.COUNT.UNITMASK.TGID.TID.CPU") \
+	ODB_ERROR(NAME_BAD_FIELD, "bad number in the event specification") \
+	ODB_ERROR(NAME_NO_APP, "no {root}, {kern} or {anon:...} application part") \
+	ODB_ERROR(NAME_NO_DEP, "no {dep} part")				\
+	ODB_ERROR(NAME_BAD_IMAGE, "malformed image part")		\
+	ODB_ERROR(NAME_BAD_ANON, "malformed anonymous region (TGID.0xSTART.0xEND)")
 
 enum odb_error {
 	ODB_ERR_BASE = -5000,

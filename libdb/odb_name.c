@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Escaping of image paths in sample-file names (see odb_name.h). */
+/* Building sample-file names: image parts, escaping, the spec (see odb_name.h). */
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -140,4 +141,63 @@ size_t odb_name_unescape(char *s)
 	}
 	*out = '\0';
 	return (size_t)(out - s);
+}
+
+int odb_name_add_file(struct op_strbuf *sb, const char *path)
+{
+	int ret;
+
+	op_strbuf_addstr(sb, "{root}");
+	if (path[0] == '/')
+		return odb_name_escape_path(sb, path);
+	op_strbuf_addch(sb, '/');
+	ret = odb_name_escape_word(sb, path);
+	return ret ? ret : op_strbuf_failed(sb) ? -ENOMEM : 0;
+}
+
+int odb_name_add_kernel(struct op_strbuf *sb, const char *name)
+{
+	if (name[0] == '/')
+		return odb_name_add_file(sb, name);
+	op_strbuf_addstr(sb, "{kern}/");
+	return odb_name_escape_word(sb, name);
+}
+
+int odb_name_add_anon(struct op_strbuf *sb, const char *name, uint32_t tgid,
+		      uint64_t start, uint64_t end)
+{
+	op_strbuf_addstr(sb, "{anon:");
+	odb_name_escape_word(sb, name);
+	op_strbuf_addf(sb, "}/%" PRIu32 ".0x%" PRIx64 ".0x%" PRIx64, tgid, start, end);
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+}
+
+int odb_name_add_images(struct op_strbuf *sb, const char *app, const char *image,
+			const char *callee)
+{
+	op_strbuf_addf(sb, "%s/{dep}/%s", app, image);
+	if (callee)
+		op_strbuf_addf(sb, "/{cg}/%s", callee);
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+}
+
+static void add_id(struct op_strbuf *sb, int64_t v)
+{
+	if (v == ODB_ALL)
+		op_strbuf_addstr(sb, "all");
+	else
+		op_strbuf_addf(sb, "%" PRId64, v);
+}
+
+int odb_name_add_spec(struct op_strbuf *sb, const char *event, int count,
+		      uint32_t unit_mask, int64_t tgid, int64_t tid, int64_t cpu)
+{
+	/* COUNT with %d, UNITMASK in decimal, as OProfile 1.4 writes them */
+	op_strbuf_addf(sb, "/%s.%d.%" PRIu32 ".", event, count, unit_mask);
+	add_id(sb, tgid);
+	op_strbuf_addch(sb, '.');
+	add_id(sb, tid);
+	op_strbuf_addch(sb, '.');
+	add_id(sb, cpu);
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
 }

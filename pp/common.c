@@ -144,23 +144,10 @@ int pp_common_validate(void)
 	return 0;
 }
 
-/*
- * Warnings of a report, each distinct message once: a library used by
- * every application would otherwise be reported for each of them.
- */
-static char **seen;
-static size_t nr_seen;
-
-static void warn_once(void *data, const char *msg)
+/* the notes of the libraries, printed as warnings */
+static void print_note(void *data, const char *msg)
 {
-	size_t i;
-
 	(void)data;
-	for (i = 0; i < nr_seen; i++)
-		if (!strcmp(seen[i], msg))
-			return;
-	seen = op_xreallocarray(seen, nr_seen + 1, sizeof(*seen));
-	seen[nr_seen++] = op_xstrdup(msg);
 	op_warning("%s", msg);
 }
 
@@ -265,7 +252,7 @@ int pp_job_start(struct pp_job *job, int argc, const char *const *argv)
 
 	memset(job, 0, sizeof(*job));
 	keep_freed_memory();
-	job->notes.warn = warn_once;
+	pp_notes_init(&job->notes, print_note, NULL);
 	job->demangle = PP_DEMANGLE_NORMAL;
 	if (pp_common.demangle)
 		pp_demangle_mode_parse(pp_common.demangle, &job->demangle);
@@ -329,4 +316,5 @@ void pp_job_release(struct pp_job *job)
 	pp_free_list(job->image_paths);
 	pp_free_list(job->include);
 	pp_free_list(job->exclude);
+	pp_notes_release(&job->notes);
 }

@@ -11,11 +11,11 @@
 #include <popt.h>
 #include <stdbool.h>
 
-#include "libpp/pp_demangle.h"
-#include "libpp/pp_profile.h"
-#include "libpp/pp_report.h"
-#include "libpp/pp_session.h"
-#include "libpp/pp_spec.h"
+#include "libpp/symbols/pp_demangle.h"
+#include "libpp/profile/pp_profile.h"
+#include "libpp/report/pp_report.h"
+#include "libpp/profile/pp_session.h"
+#include "libpp/profile/pp_spec.h"
 
 struct pp_common_options {
 	char *session_dir;

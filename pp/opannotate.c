@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_annotate.h"
-#include "libpp/pp_spec.h"
+#include "libpp/report/pp_annotate.h"
+#include "libpp/profile/pp_spec.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_report.h"
+#include "libpp/report/pp_report.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
@@ -159,12 +159,12 @@ static int load_samples(struct pp_job *job, const struct pp_report_opts *ro)
 		size_t nr_files = 0, nr_read = 0, i;
 
 		if (symbols)
-			pp_profile_load(p, job->notes.warn, job->notes.data);
+			pp_profile_load(p, &job->notes);
 		for (i = 0; i < p->nr_groups; i++) {
 			struct op_err err;
 
 			if (pp_group_load(p, &p->groups[i], &err))
-				job->notes.warn(job->notes.data, err.msg);
+				pp_note(&job->notes, "%s", err.msg);
 			nr_files += p->groups[i].nr_files;
 			nr_read += p->groups[i].nr_read;
 		}

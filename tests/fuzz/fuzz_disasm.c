@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_disasm.h"
+#include "libpp/symbols/pp_disasm.h"
 #include "libutil/op_strbuf.h"
 #include "tests/fuzz/fuzz.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Fuzz target: a sample-file name (a path below samples/SESSION) from
- * untrusted bytes, as a directory walk could find it.  pp_name_parse()
+ * untrusted bytes, as a directory walk could find it.  odb_name_parse()
  * must give one of its errors with a one-line message and an empty name,
  * or a name within the grammar's promises; its images, written again with
  * libdb's escaping, must parse back to the same fields.  The name then
@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libdb/odb.h"
 #include "libdb/odb_name.h"
-#include "libpp/pp_name.h"
-#include "libpp/pp_spec.h"
+#include "libdb/odb.h"
+#include "libdb/odb_name.h"
+#include "libpp/profile/pp_spec.h"
 #include "libutil/op_strbuf.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -28,37 +30,37 @@ static bool one_line(const char *s)
 	return true;
 }
 
-static void check_image(const struct pp_image_id *id)
+static void check_image(const struct odb_image_id *id)
 {
-	char *shown;
+	struct op_strbuf shown = OP_STRBUF_INIT;
 
 	if (!id->name)
 		abort();
-	if (id->kind == PP_IMAGE_FILE && id->name[0] != '/')
+	if (id->kind == ODB_IMAGE_FILE && id->name[0] != '/')
 		abort();
-	if (id->kind != PP_IMAGE_FILE && !id->name[0])
+	if (id->kind != ODB_IMAGE_FILE && !id->name[0])
 		abort();
-	if (id->kind == PP_IMAGE_ANON && id->anon_start > id->anon_end)
+	if (id->kind == ODB_IMAGE_ANON && id->anon_start > id->anon_end)
 		abort();
-	if (id->kind != PP_IMAGE_ANON && (id->anon_tgid || id->anon_start || id->anon_end))
+	if (id->kind != ODB_IMAGE_ANON && (id->anon_tgid || id->anon_start || id->anon_end))
 		abort();
-	shown = pp_image_id_display(id, false);
-	free(shown);
-	shown = pp_image_id_display(id, true);
-	free(shown);
+	if (odb_image_id_format(&shown, id, false) ||
+	    odb_image_id_format(&shown, id, true))
+		abort();
+	op_strbuf_release(&shown);
 }
 
 /*
  * The image as libdb writes it; false when libdb's own escaping would not
  * give the same name back (dropped empty components, the #long form).
  */
-static bool write_image(struct op_strbuf *sb, const struct pp_image_id *id)
+static bool write_image(struct op_strbuf *sb, const struct odb_image_id *id)
 {
 	struct op_strbuf part = OP_STRBUF_INIT;
 	char *back;
 	bool same;
 
-	if (id->kind == PP_IMAGE_FILE)
+	if (id->kind == ODB_IMAGE_FILE)
 		odb_name_escape_path(&part, id->name);
 	else
 		odb_name_escape_word(&part, id->name);
@@ -69,9 +71,9 @@ static bool write_image(struct op_strbuf *sb, const struct pp_image_id *id)
 	same = !op_strbuf_failed(&part) && !strcmp(back, id->name);
 	free(back);
 	/* "{root}//{dep}" of the root directory is folded by the file system */
-	if (id->kind == PP_IMAGE_FILE)
+	if (id->kind == ODB_IMAGE_FILE)
 		op_strbuf_addf(sb, "{root}%s", strcmp(part.buf, "/") ? part.buf : "");
-	else if (id->kind == PP_IMAGE_KERNEL)
+	else if (id->kind == ODB_IMAGE_KERNEL)
 		op_strbuf_addf(sb, "{kern}/%s", part.buf);
 	else
 		op_strbuf_addf(sb, "{anon:%s}/%u.0x%llx.0x%llx", part.buf,
@@ -81,10 +83,10 @@ static bool write_image(struct op_strbuf *sb, const struct pp_image_id *id)
 	return same;
 }
 
-static void check_round_trip(const struct pp_name *n)
+static void check_round_trip(const struct odb_name *n)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
-	struct pp_name again;
+	struct odb_name again;
 	bool same;
 	char id[3][16];
 	int i;
@@ -99,7 +101,7 @@ static void check_round_trip(const struct pp_name *n)
 	for (i = 0; i < 3; i++) {
 		int64_t v = i == 0 ? n->tgid : i == 1 ? n->tid : n->cpu;
 
-		if (v == PP_ALL)
+		if (v == ODB_ALL)
 			snprintf(id[i], sizeof(id[i]), "all");
 		else
 			snprintf(id[i], sizeof(id[i]), "%lld", (long long)v);
@@ -110,21 +112,21 @@ static void check_round_trip(const struct pp_name *n)
 		op_strbuf_release(&sb);
 		return;
 	}
-	if (pp_name_parse(sb.buf, &again, NULL))
+	if (odb_name_parse(sb.buf, &again, NULL))
 		abort();
-	if (!pp_image_id_equal(&again.app, &n->app) ||
-	    !pp_image_id_equal(&again.image, &n->image) ||
+	if (!odb_image_id_equal(&again.app, &n->app) ||
+	    !odb_image_id_equal(&again.image, &n->image) ||
 	    again.is_cg != n->is_cg ||
-	    (n->is_cg && !pp_image_id_equal(&again.cg, &n->cg)) ||
+	    (n->is_cg && !odb_image_id_equal(&again.cg, &n->cg)) ||
 	    strcmp(again.event, n->event) || again.count != n->count ||
 	    again.unit_mask != n->unit_mask || again.tgid != n->tgid ||
 	    again.tid != n->tid || again.cpu != n->cpu)
 		abort();
-	pp_name_release(&again);
+	odb_name_release(&again);
 	op_strbuf_release(&sb);
 }
 
-static void check_match(const struct pp_name *n)
+static void check_match(const struct odb_name *n)
 {
 	static const char *const args[] = {
 		"image:*", "lib-image:/usr/*,[heap],anon", "event:cpu-clock,e",
@@ -142,7 +144,7 @@ static void check_match(const struct pp_name *n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct op_err err = { "" };
-	struct pp_name n;
+	struct odb_name n;
 	char *rel = malloc(size + 1);
 	int ret;
 
@@ -150,10 +152,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(rel, data, size);
 	rel[size] = '\0';
-	ret = pp_name_parse(rel, &n, &err);
+	ret = odb_name_parse(rel, &n, &err);
 	free(rel);
 	if (ret) {
-		if (ret <= PP_NAME_ERR_BASE || ret >= PP_NAME_ERR_END)
+		if (ret < ODB_ERR_NAME_NO_SPEC || ret > ODB_ERR_NAME_BAD_ANON)
 			abort();
 		if (!err.msg[0] || !one_line(err.msg))
 			abort();
@@ -171,6 +173,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	check_round_trip(&n);
 	check_match(&n);
-	pp_name_release(&n);
+	odb_name_release(&n);
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/pp_spec.h"
+#include "libpp/profile/pp_spec.h"
 #include "libutil/op_strbuf.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -170,13 +170,13 @@ static void check_match(const struct pp_spec *spec)
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct pp_name n;
+		struct odb_name n;
 
-		if (pp_name_parse(names[i], &n, NULL))
+		if (odb_name_parse(names[i], &n, NULL))
 			abort();
 		pp_spec_reject(spec, "current", &n);
 		pp_spec_reject(spec, NULL, &n);
-		pp_name_release(&n);
+		odb_name_release(&n);
 	}
 }
 

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Call-graph arcs between symbol rows, shared by opreport --callgraph and
+ * its XML form.  The arcs come from the {cg} files (formats.md §5): the
+ * caller symbol owns the key's high 32 bits, the callee the low 32 bits.
+ * An arc end that has no samples of its own still gets a row (with zero
+ * counts), so every caller and callee can be listed.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/profile/pp_arcs.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_hash.h"
+
+static struct pp_arc *arc_get(struct pp_arcs *a, size_t caller, size_t callee,
+			      size_t nr_classes)
+{
+	uint64_t h = op_hash_combine(op_hash_u64(caller), callee);
+	struct op_hmap_iter it;
+	size_t *slot;
+
+	for (slot = op_hmap_first(&a->index, h, &it); slot;
+	     slot = op_hmap_next(&a->index, h, &it)) {
+		struct pp_arc *arc = &a->v[*slot];
+
+		if (arc->caller == caller && arc->callee == callee)
+			return arc;
+	}
+	if (a->nr == a->alloc) {
+		a->alloc = a->alloc ? a->alloc * 2 : 256;
+		a->v = op_xreallocarray(a->v, a->alloc, sizeof(*a->v));
+	}
+	a->v[a->nr].caller = caller;
+	a->v[a->nr].callee = callee;
+	a->v[a->nr].counts = op_xcalloc(nr_classes, sizeof(uint64_t));
+	slot = op_xmalloc(sizeof(*slot));
+	*slot = a->nr;
+	if (op_hmap_insert(&a->index, h, slot))
+		op_die(1, "out of memory");
+	return &a->v[a->nr++];
+}
+
+/* the arcs of one {cg} group into (caller row, callee row) pairs */
+static void add_cg_group(struct pp_arcs *a, struct pp_profile *p,
+			 struct pp_rows *r, const struct pp_cg_group *g)
+{
+	const struct pp_symtab *from = pp_image_symtab(p, g->caller);
+	const struct pp_symtab *to = pp_image_symtab(p, g->callee);
+	size_t k;
+
+	for (k = 0; k < g->nr_kc; k++) {
+		const struct pp_sym *x = pp_symtab_lookup(from, g->kc[k].key >> 32);
+		const struct pp_sym *y = pp_symtab_lookup(to, g->kc[k].key & 0xffffffffull);
+		size_t rx, ry;
+
+		if (!x || !y) {
+			a->dropped += g->kc[k].count;
+			continue;
+		}
+		rx = pp_rows_get(r, g->caller, g->app, x)->index;
+		ry = pp_rows_get(r, g->callee, g->app, y)->index;
+		arc_get(a, rx, ry, p->nr_classes)->counts[g->cls] += g->kc[k].count;
+	}
+}
+
+/*
+ * Index the arcs by one end (the callee or the caller), a counting sort:
+ * list[first[r] .. first[r + 1]) holds row r's arcs.
+ */
+static void index_arcs(const struct pp_arcs *a, size_t nr_rows, bool by_callee,
+		       size_t **firstp, size_t **listp)
+{
+	size_t *first = op_xcalloc(nr_rows + 2, sizeof(*first));
+	size_t *list = op_xcalloc(a->nr + 1, sizeof(*list));
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		first[(by_callee ? a->v[i].callee : a->v[i].caller) + 2]++;
+	for (i = 2; i < nr_rows + 2; i++)
+		first[i] += first[i - 1];
+	for (i = 0; i < a->nr; i++)
+		list[first[(by_callee ? a->v[i].callee : a->v[i].caller) + 1]++] = i;
+	*firstp = first;
+	*listp = list;
+}
+
+void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
+		   struct pp_notes *n)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	op_hmap_init(&a->index);
+	for (i = 0; i < p->nr_cg; i++) {
+		struct op_err err;
+
+		if (pp_cg_group_load(p, &p->cg[i], &err))
+			pp_note(n, "%s", err.msg);
+		add_cg_group(a, p, r, &p->cg[i]);
+	}
+	/* no rows are added from here on: the indexes stay valid */
+	index_arcs(a, r->nr, true, &a->in_first, &a->in_list);
+	index_arcs(a, r->nr, false, &a->out_first, &a->out_list);
+}
+
+static int free_slot(void *val, void *data)
+{
+	(void)data;
+	free(val);
+	return 0;
+}
+
+void pp_arcs_release(struct pp_arcs *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->nr; i++)
+		free(a->v[i].counts);
+	free(a->v);
+	op_hmap_for_each(&a->index, free_slot, NULL);
+	op_hmap_release(&a->index);
+	free(a->in_first);
+	free(a->in_list);
+	free(a->out_first);
+	free(a->out_list);
+	memset(a, 0, sizeof(*a));
+}
+
+static int entries_by_count(const void *pa, const void *pb, void *arg)
+{
+	const struct pp_arc_entry *x = pa, *y = pb;
+	int r = x->counts[0] < y->counts[0] ? 1 : x->counts[0] > y->counts[0] ? -1 : 0;
+
+	if (!r)
+		r = x->row->index < y->row->index ? -1 : x->row->index > y->row->index;
+	return *(const bool *)arg ? -r : r;
+}
+
+size_t pp_arcs_list(const struct pp_arcs *a, const struct pp_rows *r,
+		    const struct pp_row *row, bool callees, bool reverse,
+		    struct pp_arc_entry *buf)
+{
+	const size_t *first = callees ? a->out_first : a->in_first;
+	const size_t *list = callees ? a->out_list : a->in_list;
+	size_t nr = 0, i;
+
+	if (callees) {
+		buf[nr].row = row;
+		buf[nr].counts = row->counts;
+		buf[nr++].self = true;
+	}
+	for (i = first[row->index]; i < first[row->index + 1]; i++) {
+		const struct pp_arc *arc = &a->v[list[i]];
+
+		buf[nr].row = &r->rows[callees ? arc->callee : arc->caller];
+		buf[nr].counts = arc->counts;
+		buf[nr++].self = false;
+	}
+	qsort_r(buf, nr, sizeof(*buf), entries_by_count, &reverse);
+	return nr;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading the samples of a group: every node of every file of the group,
+ * sorted by key, equal keys summed in 64 bits (formats.md §3.6: readers
+ * sum duplicate keys).  Memory follows distinct keys, not samples.
+ * Symbol tables load on demand, or beside the samples in a second thread.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/profile/pp_profile.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_sort.h"
+
+/*
+ * Append the nodes of path to *kv.  Returns 0 or the odb error (the file
+ * is then skipped; err names it).
+ */
+static int read_file(const char *path, struct op_kv **kv, size_t *nr,
+		     size_t *alloc, struct op_err *err)
+{
+	const struct odb_node *nodes;
+	struct odb_file *f;
+	size_t n, i;
+	int ret;
+
+	ret = odb_file_open(path, ODB_READ, NULL, &f);
+	if (ret) {
+		op_err_set(err, "cannot read sample file '%s': %s", path,
+			   odb_strerror(ret));
+		return ret;
+	}
+	nodes = odb_file_nodes(f, &n);
+	if (*nr + n > *alloc) {
+		*alloc = (*nr + n) * 2;
+		*kv = op_xreallocarray(*kv, *alloc, sizeof(**kv));
+	}
+	for (i = 0; i < n; i++) {
+		(*kv)[*nr + i].key = nodes[i].key;
+		(*kv)[*nr + i].value = nodes[i].value;
+	}
+	*nr += n;
+	odb_file_close(f);
+	return 0;
+}
+
+/* sorted, equal keys summed: a new array of *nr distinct keys */
+static struct pp_kc *sort_merge(struct op_kv *kv, size_t *nr, uint64_t *total)
+{
+	struct op_kv *tmp = op_xreallocarray(NULL, *nr + 1, sizeof(*tmp));
+	const struct op_kv *v = op_sort_kv(kv, tmp, *nr);
+	struct pp_kc *kc;
+	size_t i, out = 0;
+
+	*total = 0;
+	for (i = 0; i < *nr; i++)
+		out += !i || v[i].key != v[i - 1].key;
+	kc = out ? op_xcalloc(out, sizeof(*kc)) : NULL;
+	out = 0;
+	for (i = 0; i < *nr; i++) {
+		*total += v[i].value;
+		if (out && kc[out - 1].key == v[i].key) {
+			kc[out - 1].count += v[i].value;
+		} else {
+			kc[out].key = v[i].key;
+			kc[out++].count = v[i].value;
+		}
+	}
+	free(tmp);
+	*nr = out;
+	return kc;
+}
+
+static int load(const struct pp_sample_file *const *files, size_t nr_files,
+		struct pp_kc **kcp, size_t *nrp, uint64_t *total,
+		size_t *nr_read, struct op_err *err)
+{
+	struct op_kv *kv = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int first = 0;
+
+	for (i = 0; i < nr_files; i++) {
+		struct op_err e;
+		int ret = read_file(files[i]->path, &kv, &nr, &alloc, &e);
+
+		if (ret && !first) {
+			first = ret;
+			*err = e;
+		}
+		if (!ret && nr_read)
+			(*nr_read)++;
+	}
+	*kcp = sort_merge(kv, &nr, total);
+	*nrp = nr;
+	free(kv);
+	return first;
+}
+
+int pp_group_load(struct pp_profile *p, struct pp_group *g, struct op_err *err)
+{
+	int ret;
+
+	(void)p;
+	if (g->loaded)
+		return 0;
+	g->loaded = true;
+	ret = load(g->files, g->nr_files, &g->kc, &g->nr_kc, &g->total, &g->nr_read,
+		   err);
+	p->classes[g->cls].total += g->total;
+	return ret;
+}
+
+int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
+		     struct op_err *err)
+{
+	uint64_t total;
+
+	(void)p;
+	if (g->loaded)
+		return 0;
+	g->loaded = true;
+	return load(g->files, g->nr_files, &g->kc, &g->nr_kc, &total, NULL, err);
+}
+
+struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
+{
+	struct pp_image *im = &p->images[i];
+	uint64_t limit = 1;
+	size_t k;
+
+	if (im->symtab)
+		return im->symtab;
+	for (k = 0; k < im->nr_groups; k++) {
+		const struct pp_group *g = &p->groups[im->groups[k]];
+
+		if (g->nr_kc && g->kc[g->nr_kc - 1].key + 1 > limit)
+			limit = g->kc[g->nr_kc - 1].key + 1;
+	}
+	if (pp_symtab_load(&im->id, im->is_kernel, limit, p->sym_opts, &im->symtab))
+		op_die(1, "out of memory");
+	return im->symtab;
+}
+
+/*
+ * The symbol tables of the images with samples, read while the caller
+ * reads the groups: ELF parsing overlaps sample-file reading.  Until it is
+ * joined this thread is the only user of libelf, and it touches only the
+ * images' ids and the symbol options, which group loading leaves alone.
+ * A table that falls back to the artificial symbol is dropped: its extent
+ * depends on the keys, so pp_image_symtab() makes it again.
+ */
+struct prefetch {
+	const struct pp_profile *p;
+	struct pp_symtab **tabs;
+};
+
+static void *prefetch_symtabs(void *arg)
+{
+	struct prefetch *f = arg;
+	size_t i;
+
+	for (i = 0; i < f->p->nr_images; i++) {
+		const struct pp_image *im = &f->p->images[i];
+
+		if (im->nr_groups && !im->symtab &&
+		    pp_symtab_load(&im->id, im->is_kernel, 0, f->p->sym_opts, &f->tabs[i]))
+			f->tabs[i] = NULL;
+	}
+	return NULL;
+}
+
+void pp_profile_load(struct pp_profile *p, struct pp_notes *n)
+{
+	struct prefetch f = { .p = p };
+	pthread_t tid;
+	bool threaded;
+	size_t i;
+
+	f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
+	threaded = !pthread_create(&tid, NULL, prefetch_symtabs, &f);
+	for (i = 0; i < p->nr_groups; i++) {
+		struct op_err err;
+
+		if (pp_group_load(p, &p->groups[i], &err))
+			pp_note(n, "%s", err.msg);
+	}
+	if (threaded)
+		pthread_join(tid, NULL);
+	for (i = 0; i < p->nr_images; i++) {
+		if (f.tabs[i] && f.tabs[i]->source != PP_SYMS_NONE && !p->images[i].symtab)
+			p->images[i].symtab = f.tabs[i];
+		else
+			pp_symtab_free(f.tabs[i]);
+	}
+	free(f.tabs);
+}

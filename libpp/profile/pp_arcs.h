@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Call-graph arcs between symbol rows, from the {cg} sample files: the
+ * caller symbol owns a key's high 32 bits, the callee its low 32 bits
+ * (oprofile-ng-formats(5), "CALL-GRAPH FILES").
+ *
+ * Memory: dies with "out of memory" (libutil's op_x* forms), as all of
+ * libpp/profile does.
+ */
+#ifndef PP_ARCS_H
+#define PP_ARCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libpp/profile/pp_notes.h"
+#include "libpp/profile/pp_profile.h"
+#include "libpp/profile/pp_rows.h"
+#include "libutil/op_hmap.h"
+
+/*
+ * Call-graph arcs between rows (arcs.c), for --callgraph and its XML.
+ * Rows are addressed by index; an arc end without samples gets a row with
+ * zero counts.
+ */
+struct pp_arc {
+	size_t caller, callee;	/* row indexes */
+	uint64_t *counts;	/* per class */
+};
+
+struct pp_arcs {
+	struct pp_arc *v;
+	size_t nr, alloc;
+	struct op_hmap index;	/* (caller, callee) -> index into v */
+	uint64_t dropped;	/* arc counts outside every symbol */
+	/* row r's arcs by callee (in) and by caller (out):
+	 * list[first[r] .. first[r + 1]) */
+	size_t *in_first, *in_list;
+	size_t *out_first, *out_list;
+};
+
+/*
+ * Load p's {cg} groups (an unreadable file is noted through n) and sum
+ * them into arcs between rows of r, adding the rows arc ends need.  After
+ * this, r gets no more rows.  Dies only on allocation failure.
+ */
+void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
+		   struct pp_notes *n);
+void pp_arcs_release(struct pp_arcs *a);
+
+/* one entry of a caller or callee list */
+struct pp_arc_entry {
+	const struct pp_row *row;
+	const uint64_t *counts;	/* the arc's, or the row's own for self */
+	bool self;		/* the row itself, in its callee list */
+};
+
+/*
+ * The callers of row (callees false), or its callees preceded by the row
+ * itself as the self entry, most calls (class 0) first, fewest first with
+ * reverse; ties in row order.  buf has room for a->nr + 1 entries.
+ * Returns the number of entries.
+ */
+size_t pp_arcs_list(const struct pp_arcs *a, const struct pp_rows *r,
+		    const struct pp_row *row, bool callees, bool reverse,
+		    struct pp_arc_entry *buf);
+
+#endif

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A profile ready for reporting, built from the sample files a profile
+ * specification selected:
+ *
+ *  - classes: after --merge, the files may still differ along one axis
+ *    (event, unit mask, tgid, tid, cpu); each value is a class, shown as
+ *    a column.  A second differing axis is an error naming both.
+ *  - apps: the main executables; with --merge=lib every image is its own
+ *    app.
+ *  - images: every image samples fell in, each with the groups of files
+ *    that hold its samples, one group per (app, class).  This is the
+ *    inverted profile: a library used by many applications is one image,
+ *    so its symbols are loaded once.
+ *  - call-graph groups: {cg} files per (app, class, caller image, callee
+ *    image).
+ *
+ * Loading is lazy: pp_profile_build() reads only names; the samples of a
+ * group are read (into a sorted array of distinct keys with 64-bit
+ * counts) when a report asks, and symbols are attributed by walking that
+ * array against the image's symbol table.  Cost follows the number of
+ * distinct addresses, never the number of samples.
+ */
+#ifndef PP_PROFILE_H
+#define PP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libdb/odb.h"
+#include "libpp/profile/pp_notes.h"
+#include "libdb/odb_name.h"
+#include "libpp/profile/pp_session.h"
+#include "libpp/symbols/pp_symbols.h"
+#include "libutil/op_error.h"
+
+enum pp_merge {
+	PP_MERGE_LIB = 1 << 0,		/* libraries as their own apps */
+	PP_MERGE_CPU = 1 << 1,
+	PP_MERGE_TID = 1 << 2,
+	PP_MERGE_TGID = 1 << 3,
+	PP_MERGE_UNITMASK = 1 << 4,
+	PP_MERGE_ALL = 0x1f,
+	/*
+	 * Not a --merge value: classes as opreport -X makes them.  They may
+	 * differ along several axes at once (axis is then PP_AXIS_NONE) and
+	 * are ordered by tgid, tid, unit mask, event, count, then cpu.
+	 */
+	PP_CLASSES_XML = 1 << 8,
+};
+
+/* parse a --merge list ("lib,cpu", "all"); 0 or -EINVAL (err) */
+int pp_merge_parse(const char *list, unsigned *merge, struct op_err *err);
+
+enum pp_axis {
+	PP_AXIS_EVENT,
+	PP_AXIS_UNITMASK,
+	PP_AXIS_TGID,
+	PP_AXIS_TID,
+	PP_AXIS_CPU,
+	PP_AXIS_NONE,
+};
+
+/* the fields that make a class; merged fields are ODB_ALL */
+struct pp_template {
+	const char *event;	/* borrowed from a file's name */
+	int count;
+	int64_t unit_mask;	/* ODB_ALL when merged */
+	int64_t tgid, tid, cpu;
+};
+
+struct pp_class {
+	struct pp_template t;
+	char *name;		/* "cpu:0", "cpu_clk_unhalted:100000" */
+	char *longname;		/* "Samples on CPU 0", ... */
+	const struct pp_sample_file *first;	/* a file for the header */
+	struct opd_header header;	/* its header */
+	uint64_t total;		/* samples of the class (after loading) */
+};
+
+/* a distinct key with its count */
+struct pp_kc {
+	uint64_t key;
+	uint64_t count;
+};
+
+struct pp_group {
+	size_t image, app, cls;		/* indexes */
+	const struct pp_sample_file **files;
+	size_t nr_files;
+	bool loaded;
+	size_t nr_read;			/* files read (the others were skipped) */
+	struct pp_kc *kc;		/* sorted by key, distinct */
+	size_t nr_kc;
+	uint64_t total;
+};
+
+struct pp_image {
+	struct odb_image_id id;
+	bool is_kernel;			/* from the sample-file headers */
+	uint64_t mtime;			/* header mtime (first file) */
+	size_t *groups;			/* indexes of its groups */
+	size_t nr_groups;
+	struct pp_symtab *symtab;	/* loaded on demand */
+	bool checked;			/* missing/changed binary reported */
+};
+
+struct pp_app {
+	struct odb_image_id id;
+};
+
+struct pp_cg_group {
+	size_t app, cls, caller, callee;	/* caller/callee: image indexes */
+	const struct pp_sample_file **files;
+	size_t nr_files;
+	bool loaded;
+	struct pp_kc *kc;		/* key = (from << 32) | to */
+	size_t nr_kc;
+};
+
+struct pp_profile {
+	struct pp_class *classes;
+	size_t nr_classes;
+	enum pp_axis axis;
+	struct pp_app *apps;
+	size_t nr_apps;
+	struct pp_image *images;
+	size_t nr_images;
+	struct pp_group *groups;
+	size_t nr_groups;
+	struct pp_cg_group *cg;
+	size_t nr_cg;
+	unsigned merge;
+	const struct pp_sym_opts *sym_opts;	/* borrowed */
+	char *warnings_seen;		/* keys of warnings already given */
+};
+
+/*
+ * Build the profile of the files of list (borrowed: it must outlive p).
+ * Fails with PP_PROFILE_ERR_AXES (err names both axes and suggests a tag
+ * or --merge), PP_PROFILE_ERR_EMPTY, or a negative errno reading headers.
+ */
+int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
+		     unsigned merge, const struct pp_sym_opts *sym_opts,
+		     struct op_err *err);
+void pp_profile_release(struct pp_profile *p);
+
+/*
+ * Read the samples of group g if not done yet.  A sample file that cannot
+ * be read is skipped: the reason is in err and the function returns the
+ * error (the group keeps what the other files had).
+ */
+int pp_group_load(struct pp_profile *p, struct pp_group *g, struct op_err *err);
+int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
+		     struct op_err *err);
+
+/*
+ * Read every group (a file that cannot be read is noted through n and
+ * skipped) and, in a second thread meanwhile, the symbol
+ * tables of the images with samples.
+ */
+void pp_profile_load(struct pp_profile *p, struct pp_notes *n);
+
+/*
+ * The symbol table of image i, loaded on first use (see pp_symbols.h);
+ * key_limit: the largest key of its loaded groups + 1.
+ */
+struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i);
+
+#define PP_PROFILE_ERRORS						\
+	PP_PROFILE_ERROR(AXES, "samples differ along two axes")		\
+	PP_PROFILE_ERROR(EMPTY, "no sample files")			\
+	PP_PROFILE_ERROR(BAD_MERGE, "bad --merge value")
+
+enum pp_profile_error {
+	PP_PROFILE_ERR_BASE = -7200,
+#define PP_PROFILE_ERROR(name, text) PP_PROFILE_ERR_##name,
+	PP_PROFILE_ERRORS
+#undef PP_PROFILE_ERROR
+	PP_PROFILE_ERR_END
+};
+
+const char *pp_profile_strerror(int err);
+
+/*
+ * The cpu type of a sample-file header as OProfile names it
+ * ("i386/skylake"), or NULL when it is not one we know.
+ */
+const char *pp_cpu_type_name(uint32_t cpu_type);
+
+/* does a header's cpu type say "timer" (software clocks, the timer type)? */
+bool pp_cpu_type_is_timer(uint32_t cpu_type);
+
+#endif

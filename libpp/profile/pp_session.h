@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Finding sessions and their sample files (formats.md §1.2).
+ *
+ * The session directory is --session-dir if given, else ./oprofile_data
+ * if it exists, else /var/lib/oprofile.  A session name that starts with
+ * neither '.' nor '/' means DIR/samples/NAME; "current" is the default.
+ * With archive:PATH, the session directory and every binary are looked up
+ * under PATH (oparchive(1)).
+ */
+#ifndef PP_SESSION_H
+#define PP_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libdb/odb_name.h"
+#include "libpp/profile/pp_spec.h"
+#include "libutil/op_error.h"
+
+struct pp_session_dir {
+	char *dir;		/* the session directory, resolved (under archive) */
+	char *archive;		/* archive root, or NULL */
+	bool given;		/* from --session-dir */
+};
+
+/*
+ * Pick the session directory (see above); archive may be NULL.  Returns 0
+ * or a negative errno with the paths tried in err.
+ */
+int pp_session_dir_find(struct pp_session_dir *sd, const char *option,
+			const char *archive, struct op_err *err);
+void pp_session_dir_release(struct pp_session_dir *sd);
+
+/* the samples directory of session name (caller frees) */
+char *pp_session_path(const struct pp_session_dir *sd, const char *name);
+
+/* one sample file found in a session */
+struct pp_sample_file {
+	char *path;		/* absolute, below the resolved session path */
+	char *session;		/* the session name it was found in */
+	struct odb_name name;	/* parsed from its path */
+};
+
+/* a file under a session that looked like a sample file but is not */
+struct pp_bad_file {
+	char *path;
+	char *why;
+};
+
+struct pp_file_list {
+	struct pp_sample_file *files;
+	size_t nr;
+	struct pp_bad_file *bad;	/* malformed names, reported by callers */
+	size_t nr_bad;
+	size_t nr_other;		/* files that are not sample files (stats/...) */
+};
+
+/*
+ * List every sample file of the sessions spec selects (minus
+ * session-exclude), keeping those the rest of spec matches.  A session
+ * that does not exist is -ENOENT with its path in err.  Files under
+ * current/ that are not below {root} or {kern} (stats/, session.info,
+ * kernel/) are skipped, as are "*.tmp" files of a writer and JIT ELF files
+ * ({anon:NAME}/PID.jo), all counted in nr_other; malformed names go to
+ * bad.  Files come session by session, each walked in sorted order (the
+ * same on every run); a session named twice is listed once.  Symbolic
+ * links inside a session are not followed.  The caller frees with
+ * pp_file_list_release().
+ */
+int pp_session_list(const struct pp_session_dir *sd, const struct pp_spec *spec,
+		    struct pp_file_list *list, struct op_err *err);
+
+/* like pp_session_list() but without filtering: for explanations */
+int pp_session_list_all(const struct pp_session_dir *sd,
+			const struct pp_spec *spec, struct pp_file_list *list,
+			struct op_err *err);
+
+void pp_file_list_release(struct pp_file_list *list);
+
+/*
+ * When a specification matches nothing: a few lines saying which session
+ * directory was searched, which sessions exist there, what the session
+ * holds (events, applications, images, separation fields) and which tag
+ * excluded everything.  Every line ends in '\n'; lists are sorted and
+ * cut after a few items, so the text is the same on every run.  Lines
+ * starting "hint: " suggest a fix.  Caller frees.
+ */
+char *pp_session_explain(const struct pp_session_dir *sd,
+			 const struct pp_spec *spec);
+
+/* an "event" line of session.info: one event operf opened */
+struct pp_session_event {
+	char *name;		/* as in the sample file names */
+	bool software;		/* a clock event ("software"), else "hardware" */
+	uint64_t period;	/* events (or ns) per sample */
+	uint32_t cpu_type;	/* OProfile op_cpu number */
+	uint32_t code;		/* OProfile event code */
+	uint32_t unit_mask;
+	char *desc;		/* one-line description, may be empty */
+};
+
+/* what operf recorded about a run (samples/NAME/session.info, stats/) */
+struct pp_session_info {
+	bool fallback;		/* the default event fell back to cpu-clock */
+	char *fallback_reason;
+	bool kernel_excluded;	/* perf_event_paranoid kept kernel samples out */
+	uint64_t total_samples;	/* stats/total_samples, 0 if absent */
+	uint64_t lost;		/* sum of stats/lost_* (saturating) */
+	char **throttled;	/* events in stats/throttled/, sorted */
+	size_t nr_throttled;
+	char *kallsyms;		/* path of kernel/kallsyms when present */
+	char *modules;		/* path of kernel/modules when present */
+	char *vmlinux;		/* operf --vmlinux, when recorded */
+	struct pp_session_event *events;	/* in session.info order */
+	size_t nr_events;
+};
+
+/* read what exists; missing files give empty fields, never an error */
+void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
+			  struct pp_session_info *info);
+void pp_session_info_release(struct pp_session_info *info);
+
+#endif

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Summing samples into symbol rows (see pp_rows.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/profile/pp_rows.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_hash.h"
+#include "libutil/op_hmap.h"
+
+static uint64_t row_hash(size_t image, size_t app, const struct pp_sym *sym)
+{
+	return op_hash_combine(op_hash_combine(op_hash_u64(image), app),
+			       (uint64_t)(uintptr_t)sym);
+}
+
+struct pp_row *pp_rows_find(const struct pp_rows *r, size_t image, size_t app,
+			    const struct pp_sym *sym)
+{
+	uint64_t h = row_hash(image, app, sym);
+	struct op_hmap_iter it;
+	size_t *slot;
+
+	for (slot = op_hmap_first(&r->index, h, &it); slot;
+	     slot = op_hmap_next(&r->index, h, &it)) {
+		struct pp_row *row = &r->rows[*slot];
+
+		if (row->image == image && row->app == app && row->sym == sym)
+			return row;
+	}
+	return NULL;
+}
+
+/*
+ * Rows and their count arrays grow in chunks; rows are addressed by index
+ * (the index map stores a pointer to the index, kept in the row itself).
+ */
+struct pp_row *pp_rows_get(struct pp_rows *r, size_t image, size_t app,
+			   const struct pp_sym *sym)
+{
+	size_t *alloc = &r->alloc;
+	struct pp_row *row = pp_rows_find(r, image, app, sym);
+
+	if (row)
+		return row;
+	if (r->nr == *alloc) {
+		size_t i;
+
+		*alloc = *alloc ? *alloc * 2 : 256;
+		r->rows = op_xreallocarray(r->rows, *alloc, sizeof(*r->rows));
+		/* the index map points into rows: rebuild it */
+		op_hmap_release(&r->index);
+		for (i = 0; i < r->nr; i++)
+			if (op_hmap_insert(&r->index, row_hash(r->rows[i].image,
+							       r->rows[i].app,
+							       r->rows[i].sym),
+					   &r->rows[i].index))
+				op_die(1, "out of memory");
+	}
+	row = &r->rows[r->nr];
+	row->image = image;
+	row->app = app;
+	row->sym = sym;
+	row->counts = op_xcalloc(r->nr_classes, sizeof(*row->counts));
+	row->index = r->nr++;
+	if (op_hmap_insert(&r->index, row_hash(image, app, sym), &row->index))
+		op_die(1, "out of memory");
+	return row;
+}
+
+/* index of the first symbol whose end is above key */
+static size_t first_sym_after(const struct pp_symtab *t, uint64_t key)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].end <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* sum group g into rows */
+static void add_group(struct pp_rows *r, const struct pp_group *g,
+		      const struct pp_symtab *t)
+{
+	struct pp_row *row = NULL;
+	const struct pp_sym *cur = NULL;
+	size_t s = 0, k;
+	/* few keys against a big table: binary searches beat a walk */
+	bool search = g->nr_kc * 20 < t->nr;
+
+	for (k = 0; k < g->nr_kc; k++) {
+		uint64_t key = g->kc[k].key;
+		const struct pp_sym *sym;
+
+		if (search) {
+			s = first_sym_after(t, key);
+		} else {
+			while (s < t->nr && t->syms[s].end <= key)
+				s++;
+		}
+		sym = s < t->nr && t->syms[s].start <= key ? &t->syms[s] : NULL;
+		if (!sym) {
+			r->outside[g->cls] += g->kc[k].count;
+			continue;
+		}
+		if (sym != cur) {
+			row = pp_rows_get(r, g->image, g->app, sym);
+			cur = sym;
+		}
+		row->counts[g->cls] += g->kc[k].count;
+	}
+}
+
+void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
+		   const struct pp_rows_opts *opts, struct pp_notes *n)
+{
+	size_t i, k;
+
+	memset(r, 0, sizeof(*r));
+	r->nr_classes = p->nr_classes;
+	r->totals = op_xcalloc(p->nr_classes, sizeof(*r->totals));
+	r->outside = op_xcalloc(p->nr_classes, sizeof(*r->outside));
+	op_hmap_init(&r->index);
+	pp_profile_load(p, n);
+	for (i = 0; i < p->nr_groups; i++)
+		r->totals[p->groups[i].cls] += p->groups[i].total;
+	for (i = 0; i < p->nr_images; i++) {
+		const struct pp_image *im = &p->images[i];
+		const struct pp_symtab *t;
+
+		if (!im->nr_groups)
+			continue;
+		t = pp_image_symtab(p, i);
+		for (k = 0; k < im->nr_groups; k++) {
+			const struct pp_group *g = &p->groups[im->groups[k]];
+
+			if (opts && opts->exclude_dependent &&
+			    !odb_image_id_equal(&p->apps[g->app].id, &im->id))
+				continue;
+			add_group(r, g, t);
+		}
+	}
+	/*
+	 * An app column once there is more than one app, but not with
+	 * --merge=lib, where the apps are the images themselves.
+	 */
+	r->multiple_apps = p->nr_apps > 1 && !(p->merge & PP_MERGE_LIB);
+}
+
+void pp_rows_release(struct pp_rows *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr; i++)
+		free(r->rows[i].counts);
+	free(r->rows);
+	free(r->totals);
+	free(r->outside);
+	op_hmap_release(&r->index);
+	memset(r, 0, sizeof(*r));
+}
+
+/* the first index of g's keys at or above key */
+static size_t lower_bound(const struct pp_group *g, uint64_t key)
+{
+	size_t lo = 0, hi = g->nr_kc;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->kc[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void pp_rows_for_each_key(struct pp_profile *p, const struct pp_rows *r,
+			  const struct pp_row *row,
+			  void (*fn)(void *data, uint64_t key, const uint64_t *counts),
+			  void *data)
+{
+	const struct pp_image *im = &p->images[row->image];
+	size_t nr = 0, k, c;
+	size_t *pos = op_xcalloc(im->nr_groups, sizeof(*pos));
+	const struct pp_group **gs = op_xcalloc(im->nr_groups, sizeof(*gs));
+	uint64_t *counts = op_xcalloc(r->nr_classes, sizeof(*counts));
+
+	for (k = 0; k < im->nr_groups; k++) {
+		const struct pp_group *g = &p->groups[im->groups[k]];
+
+		if (g->app != row->app)
+			continue;
+		gs[nr] = g;
+		pos[nr++] = lower_bound(g, row->sym->start);
+	}
+	/* a merge over the groups' sorted keys inside the symbol */
+	for (;;) {
+		uint64_t key = UINT64_MAX;
+		bool any = false;
+
+		for (k = 0; k < nr; k++) {
+			if (pos[k] < gs[k]->nr_kc && gs[k]->kc[pos[k]].key < row->sym->end &&
+			    gs[k]->kc[pos[k]].key <= key) {
+				key = gs[k]->kc[pos[k]].key;
+				any = true;
+			}
+		}
+		if (!any)
+			break;
+		for (c = 0; c < r->nr_classes; c++)
+			counts[c] = 0;
+		for (k = 0; k < nr; k++) {
+			if (pos[k] < gs[k]->nr_kc && gs[k]->kc[pos[k]].key == key) {
+				counts[gs[k]->cls] += gs[k]->kc[pos[k]].count;
+				pos[k]++;
+			}
+		}
+		fn(data, key, counts);
+	}
+	free(pos);
+	free(gs);
+	free(counts);
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Column writing, percentages and other shared report helpers. */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "libpp/report/report_int.h"
+#include "libutil/op_alloc.h"
+
+/*
+ * The common case without printf (which costs more than the rest of a
+ * report line): 0.001 <= value < 100 with four decimals, width 7.  Values
+ * whose fifth decimal is within a hair of a rounding tie go to printf, so
+ * the text is always printf's.
+ */
+static bool fast_percent(char *buf, size_t size, double value)
+{
+	double x = value * 10000.0;
+	uint64_t r = (uint64_t)x;
+	double frac = x - (double)r;
+	char tmp[16];
+	int n;
+
+	if (value <= 0.001 || value >= 100.0 || size < 8 ||
+	    (frac > 0.4999 && frac < 0.5001))
+		return false;
+	if (frac >= 0.5)
+		r++;
+	if (r >= 1000000)	/* rounds to 100: printf's form, then trimmed */
+		return false;
+	n = 0;
+	tmp[n++] = (char)('0' + r % 10);
+	tmp[n++] = (char)('0' + r / 10 % 10);
+	tmp[n++] = (char)('0' + r / 100 % 10);
+	tmp[n++] = (char)('0' + r / 1000 % 10);
+	tmp[n++] = '.';
+	r /= 10000;
+	do {
+		tmp[n++] = (char)('0' + r % 10);
+		r /= 10;
+	} while (r);
+	while (n < 7)
+		tmp[n++] = ' ';
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * Values at or below 0.001, "%7.1e" ("9.9e-04"), without printf; near
+ * rounding ties it defers to printf as fast_percent() does.
+ */
+static bool fast_small_percent(char *buf, size_t size, double value)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+					1e15, 1e16, 1e17, 1e18, 1e19, 1e20 };
+	double m, frac;
+	int e = 0;
+	unsigned r;
+
+	if (value <= 0.0 || value > 0.001 || size < 8)
+		return false;
+	/* value = m * 10^-e with 1 <= m < 10 */
+	while (e < 20 && value * pow10[e] < 1.0)
+		e++;
+	if (e >= 20)
+		return false;
+	m = value * pow10[e] * 10.0;
+	r = (unsigned)m;
+	frac = m - (double)r;
+	if (frac > 0.4999 && frac < 0.5001)
+		return false;
+	if (frac >= 0.5)
+		r++;
+	if (r >= 100) {		/* 9.95 rounds up to 1.0e-(e-1) */
+		r = 10;
+		e--;
+	}
+	if (r < 10 || e <= 0 || e > 99)
+		return false;
+	buf[0] = (char)('0' + r / 10);
+	buf[1] = '.';
+	buf[2] = (char)('0' + r % 10);
+	buf[3] = 'e';
+	buf[4] = '-';
+	buf[5] = (char)('0' + e / 10);
+	buf[6] = (char)('0' + e % 10);
+	buf[7] = '\0';
+	return true;
+}
+
+void pp_format_count(char *buf, size_t size, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, i, len;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	len = n < size ? n : size - 1;	/* the leading digits, if cut */
+	for (i = 0; i < len; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[len] = '\0';
+}
+
+void pp_format_percent(char *buf, size_t size, double value, bool showpos)
+{
+	if (!showpos && (fast_percent(buf, size, value) ||
+			 fast_small_percent(buf, size, value)))
+		return;
+	/* all of the calls, all of a symbol's samples: common in -c */
+	if (!showpos && value == 100.0 && size >= 8) {
+		memcpy(buf, "100.000", 8);
+		return;
+	}
+	if (value == 0.0) {
+		snprintf(buf, size, "%7s", "0");
+		return;
+	}
+	if (fabs(value) > 0.001)
+		snprintf(buf, size, showpos ? "%+7.4f" : "%7.4f", value);
+	else
+		snprintf(buf, size, showpos ? "%+7.1e" : "%7.1e", value);
+	/* 100.0000 is shown with three decimals, as OProfile does */
+	if (!strncmp(buf, "100.", 4) || !strncmp(buf, "+100.", 5))
+		buf[strlen(buf) - 1] = '\0';
+}
+
+/* the line so far to the stream, for lines longer than the buffer */
+static void line_flush(struct pp_line *l)
+{
+	fwrite(l->buf, 1, l->len, l->out);
+	l->len = 0;
+}
+
+static void line_put(struct pp_line *l, const char *s, size_t len)
+{
+	if (l->len + len > sizeof(l->buf)) {
+		line_flush(l);
+		if (len > sizeof(l->buf)) {
+			fwrite(s, 1, len, l->out);
+			return;
+		}
+	}
+	memcpy(l->buf + l->len, s, len);
+	l->len += len;
+}
+
+void pp_line_start(struct pp_line *l, FILE *out, const char *prefix)
+{
+	l->out = out;
+	l->pad = 0;
+	l->len = 0;
+	if (prefix)
+		line_put(l, prefix, strlen(prefix));
+}
+
+void pp_line_field(struct pp_line *l, const char *s, size_t width)
+{
+	static const char blanks[] = "                                        ";
+	size_t len = strlen(s), pad = l->pad;
+
+	while (pad) {
+		size_t n = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
+
+		line_put(l, blanks, n);
+		pad -= n;
+	}
+	line_put(l, s, len);
+	l->pad = len < width ? width - len : 1;
+}
+
+void pp_line_hidden(struct pp_line *l, size_t width)
+{
+	l->pad += width;
+}
+
+void pp_line_end(struct pp_line *l)
+{
+	line_put(l, "\n", 1);
+	line_flush(l);
+}
+
+bool pp_over_threshold(const struct pp_report_opts *o, const uint64_t *counts,
+		       const uint64_t *totals, size_t nr_classes)
+{
+	size_t c;
+
+	if (o->threshold <= 0)
+		return true;
+	for (c = 0; c < nr_classes; c++)
+		if (pp_ratio(counts[c], totals[c]) >= o->threshold)
+			return true;
+	return false;
+}
+
+static bool in_list(const char *const *list, const char *raw, const char *shown)
+{
+	size_t i;
+
+	for (i = 0; list[i]; i++) {
+		if (!strcmp(list[i], raw) || (shown && !strcmp(list[i], shown)))
+			return true;
+		/* a name without glob characters matched above or not at all */
+		if (strpbrk(list[i], "*?[\\") && !fnmatch(list[i], shown ? shown : raw, 0))
+			return true;
+	}
+	return false;
+}
+
+static bool selected(const char *const *include, const char *const *exclude,
+		     const char *raw, const char *shown)
+{
+	if (include && !in_list(include, raw, shown))
+		return false;
+	if (exclude && in_list(exclude, raw, shown))
+		return false;
+	return true;
+}
+
+bool pp_symbol_selected(const struct pp_report_opts *o, const char *raw,
+			const char *shown)
+{
+	return selected(o->include_symbols, o->exclude_symbols, raw, shown);
+}
+
+bool pp_sym_passes(const char *const *include, const char *const *exclude,
+		   const struct pp_sym *sym, enum pp_demangle_mode mode)
+{
+	char *shown;
+	bool keep;
+
+	if (!include && !exclude)
+		return true;
+	shown = pp_symbol_display(sym, mode);
+	keep = selected(include, exclude, sym->name, shown);
+	free(shown);
+	return keep;
+}
+
+void pp_linenr(struct op_strbuf *sb, struct pp_profile *p, size_t image,
+	       uint64_t key, bool long_names)
+{
+	struct pp_symtab *t = pp_image_symtab(p, image);
+	const char *file, *why;
+	unsigned line;
+
+	if (pp_symtab_line(t, key, &file, &line, &why) || !file) {
+		op_strbuf_addstr(sb, "(no location information)");
+		return;
+	}
+	if (!long_names && strrchr(file, '/'))
+		file = strrchr(file, '/') + 1;
+	op_strbuf_addf(sb, "%s:%u", file, line);
+}

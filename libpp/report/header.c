@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The lines above a report: the CPU, the event counted, and one line per
+ * class when the columns are not events.  For sessions of our operf the
+ * event's description comes from session.info, which also says when the
+ * default event fell back to the cpu-clock software event.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libpp/report/report_int.h"
+
+/* "CPU: NAME, speed X MHz (estimated)" */
+static void cpu_line(FILE *out, const struct opd_header *h)
+{
+	const char *name = pp_cpu_type_is_timer(h->cpu_type) ?
+			   "CPU with timer interrupt" : pp_cpu_type_name(h->cpu_type);
+
+	fprintf(out, "CPU: %s", name ? name : "unknown cpu type");
+	if (h->cpu_speed > 0)
+		fprintf(out, ", speed %g MHz (estimated)", h->cpu_speed);
+	fputc('\n', out);
+}
+
+/* the description operf recorded for an event (session.info), or NULL */
+static const char *recorded_desc(const struct pp_session_info *info,
+				 const char *event)
+{
+	size_t i;
+
+	for (i = 0; info && i < info->nr_events; i++) {
+		const char *d = info->events[i].desc;
+		size_t len = strlen(event);
+
+		if (strcmp(info->events[i].name, event) || !d || !*d)
+			continue;
+		/* operf writes "NAME: description" */
+		if (!strncmp(d, event, len) && d[len] == ':' && d[len + 1] == ' ')
+			d += len + 2;
+		return d;
+	}
+	return NULL;
+}
+
+/*
+ * " with a unit mask of 0x21"; when the files of class cls (of every
+ * class when the columns are unit masks) have several, " with unit masks
+ * 0x21, 0x42", and " (merged)" when --merge=unitmask put them together
+ */
+static void unit_mask_text(FILE *out, const struct pp_profile *p, size_t cls)
+{
+	bool all = p->axis == PP_AXIS_UNITMASK && p->nr_classes > 1;
+	uint32_t seen[8];
+	size_t nr = 0, g, f, k;
+	bool more = false;
+
+	for (g = 0; g < p->nr_groups; g++) {
+		if (!all && p->groups[g].cls != cls)
+			continue;
+		for (f = 0; f < p->groups[g].nr_files; f++) {
+			uint32_t um = p->groups[g].files[f]->name.unit_mask;
+
+			for (k = 0; k < nr && seen[k] != um; k++)
+				;
+			if (k < nr)
+				continue;
+			if (nr == sizeof(seen) / sizeof(seen[0])) {
+				more = true;
+				continue;
+			}
+			seen[nr++] = um;
+		}
+	}
+	if (nr < 2) {
+		fprintf(out, " with a unit mask of 0x%02x",
+			nr ? seen[0] : p->classes[cls].header.ctr_um);
+		return;
+	}
+	fputs(" with unit masks", out);
+	for (k = 0; k < nr; k++)
+		fprintf(out, "%s 0x%02x", k ? "," : "", seen[k]);
+	if (more)
+		fputs(", ...", out);
+	if (!all)
+		fputs(" (merged)", out);
+}
+
+/* the event description line of class cls */
+static void event_line(FILE *out, const struct pp_profile *p, size_t cls,
+		       const struct pp_session_info *info)
+{
+	const struct pp_class *c = &p->classes[cls];
+	const struct opd_header *h = &c->header;
+	const char *desc = recorded_desc(info, c->t.event);
+
+	if (pp_cpu_type_is_timer(h->cpu_type) && !strcmp(c->t.event, "TIMER")) {
+		fputs("Profiling through timer interrupt\n", out);
+		return;
+	}
+	if (pp_cpu_type_is_timer(h->cpu_type)) {
+		/* our software clocks: cpu-clock / task-clock, period in ns */
+		fprintf(out, "Counted %s events (%s) count %d\n", c->t.event,
+			desc ? desc : "CPU time clock, a software event; count in nanoseconds",
+			c->t.count);
+		return;
+	}
+	fprintf(out, "Counted %s events", c->t.event);
+	if (desc)
+		fprintf(out, " (%s)", desc);
+	unit_mask_text(out, p, cls);
+	fprintf(out, " count %d\n", c->t.count);
+}
+
+void pp_report_header(FILE *out, const struct pp_profile *p,
+		      const struct pp_session_info *info,
+		      const struct pp_report_opts *o)
+{
+	size_t i;
+
+	if (o->no_header || !p->nr_classes)
+		return;
+	cpu_line(out, &p->classes[0].header);
+	if (p->axis != PP_AXIS_EVENT || p->nr_classes == 1)
+		event_line(out, p, 0, info);
+	if (info && info->fallback)
+		fprintf(out, "Note: operf sampled with a software clock because %s\n",
+			info->fallback_reason ? info->fallback_reason :
+			"the default hardware event could not count");
+	if (info && info->kernel_excluded)
+		fputs("Note: kernel samples were not recorded "
+		      "(/proc/sys/kernel/perf_event_paranoid)\n", out);
+	for (i = 0; i < p->nr_classes; i++) {
+		if (p->axis == PP_AXIS_EVENT && p->nr_classes > 1)
+			event_line(out, p, i, info);
+		else if (p->classes[i].longname && *p->classes[i].longname)
+			fprintf(out, "%s\n", p->classes[i].longname);
+	}
+}

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Separate debug files (symbols_int.h): where distributions put the symbols
+ * and DWARF stripped from a binary.  Looked for the way gdb does:
+ *
+ *   1. by build-id: DEBUG_ROOT/.build-id/xx/yyyyyyyy.debug, accepted when
+ *      its own build-id matches;
+ *   2. by .gnu_debuglink name, accepted when the CRC-32 of the whole file
+ *      matches the one in the link: next to the binary, in the binary's
+ *      .debug/ directory, then under DEBUG_ROOT + the binary's directory.
+ *
+ * DEBUG_ROOT is /usr/lib/debug unless the caller gives another (tests).
+ *
+ * When there is none, dpkg's file lists say which package a binary came
+ * from, so that the message can name its debug package.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libpp/symbols/symbols_int.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
+
+/* a dpkg file list bigger than this is not one */
+#define DPKG_LIST_MAX (64u << 20)
+
+uint32_t pp_debuglink_crc32(uint32_t crc, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint32_t table[256];
+	uint32_t i;
+
+	/* 1 KiB of table per call is cheaper than the file it checks */
+	for (i = 0; i < 256; i++) {
+		uint32_t c = i;
+		int k;
+
+		for (k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		table[i] = c;
+	}
+	crc = ~crc;
+	while (len--)
+		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+static bool crc_matches(const char *path, uint32_t want)
+{
+	struct stat st;
+	void *map;
+	bool ok = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+		goto out_close;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		goto out_close;
+	ok = pp_debuglink_crc32(0, map, (size_t)st.st_size) == want;
+	munmap(map, (size_t)st.st_size);
+out_close:
+	close(fd);
+	return ok;
+}
+
+/* open path as a debug file; -ENOENT for anything unusable */
+static int try_open(const char *path, struct pp_elf **out)
+{
+	int ret = pp_elf_open(path, out);
+
+	return ret == -ENOMEM ? ret : ret ? -ENOENT : 0;
+}
+
+int pp_build_id_path(struct op_strbuf *sb, const char *debug_root,
+		     const char *build_id)
+{
+	if (strlen(build_id) < 3)
+		return -ENOENT;
+	op_strbuf_addf(sb, "%s/.build-id/%.2s/%s.debug",
+		       debug_root ? debug_root : PP_DEBUG_ROOT, build_id, build_id + 2);
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+}
+
+static int by_build_id(const struct pp_elf *e, const char *root,
+		       struct pp_elf **out)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	int ret = pp_build_id_path(&sb, root, e->build_id);
+
+	if (ret) {
+		op_strbuf_release(&sb);
+		return ret;
+	}
+	ret = try_open(sb.buf, out);
+	op_strbuf_release(&sb);
+	if (!ret && strcmp((*out)->build_id, e->build_id)) {
+		pp_elf_close(*out);
+		*out = NULL;
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
+static int by_debuglink(const struct pp_elf *e, const char *root,
+			struct pp_elf **out)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	const char *slash = strrchr(e->path, '/');
+	int dir_len = slash ? (int)(slash - e->path) : 1;
+	const char *dir = slash ? e->path : ".";
+	int i, ret = -ENOENT;
+
+	if (!e->debuglink || strchr(e->debuglink, '/'))
+		return -ENOENT;
+	for (i = 0; i < 3 && ret == -ENOENT; i++) {
+		op_strbuf_reset(&sb);
+		if (i == 0)
+			op_strbuf_addf(&sb, "%.*s/%s", dir_len, dir, e->debuglink);
+		else if (i == 1)
+			op_strbuf_addf(&sb, "%.*s/.debug/%s", dir_len, dir, e->debuglink);
+		else
+			op_strbuf_addf(&sb, "%s%s%.*s/%s", root, dir[0] == '/' ? "" : "/",
+				       dir_len, dir, e->debuglink);
+		if (op_strbuf_failed(&sb)) {
+			ret = -ENOMEM;
+			break;
+		}
+		/* the binary itself may carry the same name */
+		if (!strcmp(sb.buf, e->path) || !crc_matches(sb.buf, e->debuglink_crc))
+			continue;
+		ret = try_open(sb.buf, out);
+	}
+	op_strbuf_release(&sb);
+	return ret;
+}
+
+int pp_debugfile_open(const struct pp_elf *e, const char *debug_root,
+		      struct pp_elf **out)
+{
+	const char *root = debug_root ? debug_root : PP_DEBUG_ROOT;
+	int ret;
+
+	*out = NULL;
+	ret = by_build_id(e, root, out);
+	if (ret == -ENOENT)
+		ret = by_debuglink(e, root, out);
+	return ret;
+}
+
+/* is line one of the lines of text (len bytes)? */
+static bool has_line(const char *text, size_t len, const char *line)
+{
+	const char *p = text, *end = text + len;
+	size_t n = strlen(line);
+
+	while (n && (p = memmem(p, (size_t)(end - p), line, n))) {
+		if ((p == text || p[-1] == '\n') && (p + n == end || p[n] == '\n'))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* *twin: path across the /usr merge (/usr/bin/x and /bin/x), or NULL */
+static int usr_merge_twin(const char *path, char **twin)
+{
+	static const char *const merged[] = { "/bin/", "/sbin/", "/lib" };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	const char *rest = path;
+	size_t i, nr = sizeof(merged) / sizeof(merged[0]);
+
+	*twin = NULL;
+	if (!strncmp(path, "/usr/", 5))
+		rest = path + 4;
+	for (i = 0; i < nr; i++)
+		if (!strncmp(rest, merged[i], strlen(merged[i])))
+			break;
+	if (i == nr)
+		return 0;
+	if (rest == path)
+		op_strbuf_addf(&sb, "/usr%s", path);
+	else
+		op_strbuf_addstr(&sb, rest);
+	*twin = op_strbuf_detach(&sb);
+	return *twin ? 0 : -ENOMEM;
+}
+
+/*
+ * The names a dpkg list may give the file at path: itself, the file its
+ * links resolve to, and both across the /usr merge.  v[0..*nr), each
+ * freed by the caller (also on failure).  0 or -ENOMEM.
+ */
+static int dpkg_names(const char *path, char *v[4], size_t *nr)
+{
+	char real[PATH_MAX];
+	size_t i, n = 0, direct;
+	int ret = 0;
+
+	v[n++] = op_strdup(path);
+	if (realpath(path, real) && strcmp(real, path))
+		v[n++] = op_strdup(real);
+	direct = n;
+	for (i = 0; !ret && i < direct; i++) {
+		ret = v[i] ? usr_merge_twin(v[i], &v[n]) : -ENOMEM;
+		if (!ret && v[n])
+			n++;
+	}
+	*nr = n;
+	return ret;
+}
+
+/* "libc6:amd64.list" -> "libc6" */
+static char *package_of_list(const char *list)
+{
+	size_t len = strlen(list) - strlen(".list");
+	const char *colon = memchr(list, ':', len);
+
+	return op_strndup(list, colon ? (size_t)(colon - list) : len);
+}
+
+static bool is_list(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 5 && !strcmp(name + len - 5, ".list");
+}
+
+/*
+ * Does the dpkg list at path name one of names[0..nr)?  1 or 0 (also for
+ * a list that cannot be read), or -ENOMEM.
+ */
+static int list_names(const char *path, char *const *names, size_t nr)
+{
+	char *text;
+	size_t len, i;
+	int found = 0, ret = op_read_file(path, DPKG_LIST_MAX, &text, &len);
+
+	if (ret)
+		return ret == -ENOMEM ? ret : 0;
+	for (i = 0; i < nr && !found; i++)
+		found = has_line(text, len, names[i]);
+	free(text);
+	return found;
+}
+
+int pp_dpkg_package(const char *info_dir, const char *path, char **pkg)
+{
+	const char *lists = info_dir ? info_dir : PP_DPKG_INFO;
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	char *names[4] = { NULL };
+	struct dirent *de;
+	size_t i, nr;
+	DIR *dir;
+	int ret = dpkg_names(path, names, &nr);
+
+	*pkg = NULL;
+	dir = ret ? NULL : opendir(lists);
+	if (!ret && !dir)
+		ret = -ENOENT;
+	/* the first list that names the file: one package ships a file */
+	while (!ret && !*pkg && (de = readdir(dir))) {
+		if (!is_list(de->d_name))
+			continue;
+		op_strbuf_reset(&sb);
+		op_strbuf_addf(&sb, "%s/%s", lists, de->d_name);
+		ret = op_strbuf_failed(&sb) ? -ENOMEM : list_names(sb.buf, names, nr);
+		if (ret > 0) {
+			*pkg = package_of_list(de->d_name);
+			ret = *pkg ? 0 : -ENOMEM;
+		}
+	}
+	if (!ret && !*pkg)
+		ret = -ENOENT;
+	if (dir)
+		closedir(dir);
+	op_strbuf_release(&sb);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	return ret;
+}

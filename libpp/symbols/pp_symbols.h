@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Symbol tables of the images samples fall in, in the key space of their
+ * sample files (formats.md §4.1): file offsets for files, raw addresses
+ * for no-vmlinux, offsets from the load address for modules and anon
+ * regions, offsets from _text for a vmlinux.
+ *
+ * Where symbols come from, first found wins:
+ *  - the image's .symtab;
+ *  - else the .symtab of its separate debug file, found by build-id
+ *    (/usr/lib/debug/.build-id/xx/yyyy.debug) or .gnu_debuglink (next to
+ *    the image, in its .debug/, or under /usr/lib/debug);
+ *  - else its .dynsym (OProfile ignores .dynsym: stripped libraries then
+ *    show as one symbol);
+ *  - kernel images: the session's copy of /proc/kallsyms (or the running
+ *    kernel's, or a vmlinux's .symtab);
+ *  - else one artificial symbol named after the image, covering it all.
+ * Which symbols count follows OProfile (formats.md §4.2): symbols in
+ * executable sections, not section/file symbols, not ".L" names or ARM
+ * mapping symbols; of aliases at one address one survives (not "??",
+ * global over local, not starting with '_', non-weak).  Extents: a symbol
+ * with a size ends at its size; one without extends to the next symbol
+ * (or the end of its section).
+ *
+ * Binaries are looked up in the archive, under --root, at their recorded
+ * path, then in the --image-path directories (by basename), first found
+ * wins.  A binary that is missing, unreadable or not ELF still gets its
+ * one artificial symbol; the reason is kept for the caller to report once.
+ */
+#ifndef PP_SYMBOLS_H
+#define PP_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libdb/odb_name.h"
+#include "libutil/op_error.h"
+
+struct pp_sym {
+	uint64_t start;		/* first key of the symbol */
+	uint64_t end;		/* one past its last key */
+	uint64_t vma;		/* address shown for start (link-time value) */
+	const char *name;	/* raw (mangled) name; borrowed from the table */
+	uint32_t flags;		/* PP_SYM_* */
+};
+
+enum pp_sym_flags {
+	PP_SYM_ARTIFICIAL = 1 << 0,	/* the whole-image symbol */
+	PP_SYM_GLOBAL = 1 << 1,
+};
+
+enum pp_sym_source {
+	PP_SYMS_SYMTAB,		/* the image's own .symtab */
+	PP_SYMS_DEBUG_FILE,	/* .symtab of a separate debug file */
+	PP_SYMS_DYNSYM,		/* .dynsym only */
+	PP_SYMS_KALLSYMS,	/* a kallsyms copy */
+	PP_SYMS_NONE,		/* the artificial symbol only */
+};
+
+/* where to look for binaries and kernel symbols */
+struct pp_sym_opts {
+	const char *root;		/* --root: prefix for every path, or NULL */
+	const char *const *image_path;	/* --image-path directories, NULL-ended */
+	const char *archive;		/* archive root, or NULL */
+	const char *debug_root;		/* instead of /usr/lib/debug (tests), or NULL */
+	const char *kallsyms;		/* the session's kernel/kallsyms, or NULL */
+	const char *modules;		/* the session's kernel/modules, or NULL */
+	const char *vmlinux;		/* --vmlinux for no-vmlinux samples, or NULL */
+};
+
+struct pp_symtab {
+	struct pp_sym *syms;	/* sorted by start; no two overlap */
+	size_t nr;
+	enum pp_sym_source source;
+	char *file;		/* the binary read, NULL when none was found */
+	char *symfile;		/* where the symbols came from, or NULL */
+	char *missing;		/* why there are no real symbols (one line), or NULL */
+	int64_t mtime;		/* st_mtime of file, -1 when unknown */
+	uint64_t file_size;
+	char build_id[41];	/* hex, "" when none */
+	void *priv;		/* ELF handles and name storage */
+};
+
+/*
+ * Load the symbols of image for keys in [0, key_limit) (key_limit bounds
+ * the artificial symbol of images that cannot be read; pass the largest
+ * key seen + 1).  Always returns a usable table (at worst the artificial
+ * symbol) or -ENOMEM; *t is freed with pp_symtab_free().
+ */
+int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
+		   uint64_t key_limit, const struct pp_sym_opts *opts,
+		   struct pp_symtab **t);
+void pp_symtab_free(struct pp_symtab *t);
+
+/* the symbol containing key, or NULL (before the first, in a gap) */
+const struct pp_sym *pp_symtab_lookup(const struct pp_symtab *t, uint64_t key);
+
+/* the address a key stands for (shown in -d, -w and XML) */
+uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key);
+
+/*
+ * Source file and line of the instruction at key, from the DWARF of the
+ * binary or its debug file.  *file is the line table's name joined to
+ * its directory, and to the CU's DW_AT_comp_dir when that is absolute and
+ * the rest is not (as addr2line names it).  Returns 0, or -ENOENT when
+ * there is no line information (missing debug info: *why is
+ * pp_symtab_no_lines(); or none at key).  *file and *why are borrowed
+ * from the table.
+ */
+int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
+		   unsigned *line, const char **why);
+
+/* one level of inlining at a key */
+struct pp_inline {
+	const char *function;	/* the inlined function's DW_AT_name (C++: not
+				 * qualified), "" if unnamed */
+	const char *call_file;	/* where it was inlined into its caller, named
+				 * as pp_symtab_line() names files; "" when
+				 * the DWARF does not say */
+	unsigned call_line;	/* 0 when the DWARF does not say */
+};
+
+/*
+ * The functions inlined at key, innermost first (DW_TAG_inlined_subroutine
+ * scopes with their DW_AT_call_file / DW_AT_call_line): at most max of
+ * them into v (v may be NULL when max is 0).  v[0] is the function whose
+ * code key is in (pp_symtab_line() gives its line), called at v[0]'s call
+ * site from v[1]'s function, and so on; the last is called from the
+ * symbol's own function.  Returns how many there are (0: key is not in
+ * inlined code; more than max: only max were stored), -ENOENT when there
+ * is no line information (*why says why, as for pp_symtab_line()), or
+ * -ENOMEM (*why says so).  Strings are borrowed from the table.  The
+ * first lookup in a compile unit reads all its inlined scopes; later
+ * ones cost a binary search.
+ */
+int pp_symtab_inlines(struct pp_symtab *t, uint64_t key, struct pp_inline *v,
+		      size_t max, const char **why);
+
+/*
+ * The code at keys [key, key + len): the binary's bytes at those file
+ * offsets (a vmlinux's: at the file offset of the key's address), read
+ * from t->file, never from a debug file.  Returns the bytes read (fewer
+ * at the end of the file or of a vmlinux segment, 0 past them), or
+ * -ENOENT when the table has no code to read, with *why (borrowed from
+ * the table) saying so in one line: "kernel symbols come from kallsyms:
+ * disassembly needs the vmlinux (operf --vmlinux=FILE)", a missing or
+ * non-ELF binary, one changed since the table was loaded, anonymous
+ * memory.  The binary is opened on the first call and stays open until
+ * pp_symtab_free().
+ */
+long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
+		    size_t len, const char **why);
+
+/*
+ * Why the table has no line information, with what would give it, in one
+ * line: for a binary without DWARF (nor a debug file with some), "no
+ * debug information in 'PATH': install the debug symbols of package PKG
+ * (PKG-dbgsym or PKG-dbg), or a debug file at DEBUG_ROOT/.build-id/xx/
+ * yyyy.debug", the package from dpkg's file lists (when dpkg does not
+ * know the file: "build it with -g, or install a debug file at ..."),
+ * the path by build-id (else by its .gnu_debuglink, else none); for
+ * kallsyms, anonymous memory and missing binaries, what pp_symtab_line()
+ * says.  NULL when the table has line information.  Opens the DWARF if
+ * no lookup has yet.  Borrowed from the table.
+ */
+const char *pp_symtab_no_lines(struct pp_symtab *t);
+
+#endif

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libpp/symbols' internal interfaces, shared between its files and
+ * included by nothing outside libpp/symbols/ (its tests excepted).
+ */
+#ifndef SYMBOLS_INT_H
+#define SYMBOLS_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libpp/symbols/pp_demangle.h"
+#include "libpp/symbols/pp_symbols.h"
+#include "libutil/op_strbuf.h"
+
+/*
+ * The files that read ELF files, debug files, DWARF lines and kallsyms,
+ * and the ones that build tables from what they read (pp_symbols.h).
+ *
+ * Loading a table goes in three steps: a reader (elf_symtab.c for ELF
+ * symbol tables, kallsyms.c for kallsyms text) appends candidates with
+ * their addresses; symtab_load.c turns addresses into keys and drops those
+ * outside the file; pp_cands_finish() (symtab_select.c) sorts them, keeps one
+ * symbol per key and computes the extents.  Names are borrowed from the
+ * mapped string table or the kallsyms text, never copied; the few names
+ * made up here ("??.text", the artificial symbol) live in a pp_strpool.
+ */
+
+/* the few strings a table owns itself */
+struct pp_strpool {
+	char **strs;
+	size_t nr;
+	size_t alloc;
+};
+
+/* adopt s (from op_malloc and friends); returns s, or NULL after freeing s
+ * when the pool cannot grow (s may be NULL: a failed allocation) */
+char *pp_strpool_adopt(struct pp_strpool *pool, char *s);
+void pp_strpool_release(struct pp_strpool *pool);
+
+enum pp_bind {
+	PP_BIND_LOCAL,
+	PP_BIND_GLOBAL,
+	PP_BIND_WEAK,
+};
+
+struct pp_sym_cand {
+	uint64_t vma;		/* link-time address (kallsyms: the address) */
+	uint64_t size;		/* st_size; 0 when unknown */
+	uint64_t limit;		/* one past the end of its section or region */
+	uint64_t start;		/* key of vma, set by the caller of the reader */
+	const char *name;	/* borrowed */
+	uint8_t bind;		/* enum pp_bind */
+	bool boundary;		/* only ends the symbol before it (kallsyms data) */
+};
+
+struct pp_cands {
+	struct pp_sym_cand *v;
+	size_t nr;
+	size_t alloc;
+};
+
+/* room for extra more candidates; 0 or -ENOMEM */
+int pp_cands_reserve(struct pp_cands *c, size_t extra);
+void pp_cands_release(struct pp_cands *c);
+
+/*
+ * Sort c by start, keep one candidate per start (formats.md §4.2's
+ * preference; of equal ones the first in c, so readers append in table
+ * order), drop boundaries, compute extents and return the symbols in a
+ * new array (*syms, caller frees; NULL when *nr is 0).  Starts and limits
+ * must already be in key space.  c's order is kept, its sizes may change.
+ * 0 or -ENOMEM.
+ */
+struct pp_sym;
+int pp_cands_finish(struct pp_cands *c, struct pp_sym **syms, size_t *nr);
+
+/* extent of a last symbol whose region end is unknown (kallsyms) */
+#define PP_SYM_LAST_EXTENT 4096
+
+/* elf_symtab.c: an ELF file mapped read-only */
+struct Elf;
+
+struct pp_elf_load {		/* a PT_LOAD with file contents */
+	uint64_t vaddr;
+	uint64_t offset;
+	uint64_t filesz;
+};
+
+struct pp_elf {
+	struct Elf *elf;	/* libelf handle; the file is mmap'd */
+	char *path;
+	uint64_t size;		/* file bytes */
+	int64_t mtime;		/* st_mtime */
+	bool has_symtab;	/* a .symtab section */
+	bool has_dynsym;	/* a .dynsym section */
+	bool has_dwarf;		/* a .debug_info (or .zdebug_info) section */
+	char build_id[41];	/* hex, "" when none */
+	const char *debuglink;	/* .gnu_debuglink file name, or NULL */
+	uint32_t debuglink_crc;
+	struct pp_elf_load *loads;
+	size_t nr_loads;
+};
+
+/*
+ * Open path and map it.  Returns 0, a negative errno from open(), -ENOEXEC
+ * when it is not an ELF file (or not a regular file: -EISDIR for a
+ * directory), -EIO when libelf rejects it, or -ENOMEM.
+ */
+int pp_elf_open(const char *path, struct pp_elf **out);
+void pp_elf_close(struct pp_elf *e);
+
+/* the PT_LOAD of e with file bytes at vma, or NULL; hint (may be NULL) is
+ * tried first, as symbols cluster */
+const struct pp_elf_load *pp_elf_find_load(const struct pp_elf *e, uint64_t vma,
+					   const struct pp_elf_load *hint);
+
+/*
+ * Append the symbols of e's .symtab (dynsym false) or .dynsym that may
+ * become report symbols: defined, in an executable section, not a
+ * section/file symbol, not ".L*", ARM "$a"-style or "gcc2_compiled.".
+ * vma, size, limit (end of the section), name and bind are set;
+ * start is left 0.  Unnamed symbols are named "??SECTION" in pool.
+ * Returns 0, -EIO (a corrupt table) or -ENOMEM.
+ */
+int pp_elf_symbols(const struct pp_elf *e, bool dynsym, struct pp_cands *out,
+		   struct pp_strpool *pool);
+
+/*
+ * elf_debugfile.c: open the separate debug file of e: by build-id under
+ * debug_root (NULL: /usr/lib/debug), then by .gnu_debuglink next to
+ * e->path, in its .debug/ directory and under debug_root + its directory,
+ * checking the CRC.  0, -ENOENT when there is none, or -ENOMEM.
+ */
+int pp_debugfile_open(const struct pp_elf *e, const char *debug_root,
+		      struct pp_elf **out);
+
+/* the CRC-32 .gnu_debuglink uses (zlib's), continued from crc */
+uint32_t pp_debuglink_crc32(uint32_t crc, const void *data, size_t len);
+
+#define PP_DEBUG_ROOT "/usr/lib/debug"
+#define PP_DPKG_INFO "/var/lib/dpkg/info"
+
+/*
+ * Append where the debug file of build_id (hex) is looked for to sb:
+ * DEBUG_ROOT/.build-id/xx/yyyy.debug, debug_root NULL meaning
+ * /usr/lib/debug.  0, -ENOENT (no build-id) or -ENOMEM.
+ */
+int pp_build_id_path(struct op_strbuf *sb, const char *debug_root,
+		     const char *build_id);
+
+/*
+ * The dpkg package that installed the file at path, from the file lists
+ * in info_dir (NULL: /var/lib/dpkg/info), trying the path, the file its
+ * links resolve to, and both across the /usr merge (/bin/x is
+ * /usr/bin/x).  Stops at the first list naming one of them.  Returns 0
+ * with *pkg the package name without architecture (caller frees),
+ * -ENOENT when no list names it (or there are no lists), or -ENOMEM.
+ */
+int pp_dpkg_package(const char *info_dir, const char *path, char **pkg);
+
+/* elf_lines.c: source lines from the DWARF of an ELF file */
+struct pp_lines;
+
+/* 0, -ENOENT (no usable DWARF) or -ENOMEM; e must outlive *out */
+int pp_lines_open(const struct pp_elf *e, struct pp_lines **out);
+/* file and line of the instruction at addr: 0, -ENOENT or -ENOMEM; file
+ * is borrowed until pp_lines_close(), absolute when the CU's comp_dir is */
+int pp_lines_find(struct pp_lines *l, uint64_t addr, const char **file,
+		  unsigned *line);
+void pp_lines_close(struct pp_lines *l);
+
+/*
+ * The inlined scopes holding addr, innermost first, into v[0..max) as
+ * pp_symtab_inlines() describes them; strings are borrowed until
+ * pp_lines_close().  Returns how many there are (0: none, or addr is in
+ * no CU), or -ENOMEM.  The first lookup in a CU reads all of its inlined
+ * scopes; later ones in it cost a binary search.
+ */
+struct pp_inline;
+int pp_lines_inlines(struct pp_lines *l, uint64_t addr, struct pp_inline *v,
+		     size_t max);
+
+/* kallsyms.c: kallsyms text ("ADDR TYPE NAME[\t[MODULE]]" lines) */
+struct pp_kallsyms_info {
+	uint64_t text;		/* _text (else _stext) of the core kernel, or 0 */
+	uint64_t lowest;	/* lowest address of the wanted module's lines */
+};
+
+/*
+ * Append the text symbols of module (NULL: the core kernel) as candidates
+ * (vma = address, limit UINT64_MAX), and its other symbols as boundaries.
+ * Lines are cut in place: names point into text, which must outlive the
+ * candidates.  0 or -ENOMEM.
+ */
+int pp_kallsyms_symbols(char *text, const char *module, struct pp_cands *out,
+			struct pp_kallsyms_info *info);
+
+/* true when text has a line with a non-zero address (kptr_restrict) */
+bool pp_kallsyms_usable(const char *text);
+
+/* base address and size of module in /proc/modules text: 0 or -ENOENT */
+int pp_modules_find(const char *text, const char *module, uint64_t *base,
+		    uint64_t *size);
+
+/* --- disassembly: naming addresses from the binary (disasm_names.c) --- */
+
+/*
+ * What disasm.c asks when the caller's symbolizer leaves an address
+ * unnamed.  The handle borrows abfd, fd (-1: no ELF symbol sizes) and
+ * info from its pp_disasm, which frees it before closing them; the
+ * symbol tables are read on the first pp_disasm_name().
+ */
+struct bfd;
+struct disassemble_info;
+struct pp_disasm_names;
+struct pp_disasm_names *pp_disasm_names_new(struct bfd *abfd, int fd,
+					    struct disassemble_info *info,
+					    uint64_t addr_mask);
+void pp_disasm_names_free(struct pp_disasm_names *t);
+void pp_disasm_names_set_demangle(struct pp_disasm_names *t,
+				  enum pp_demangle_mode mode);
+/* vma, referred to by the instruction at insn_vma, as objdump prints it */
+void pp_disasm_name(struct pp_disasm_names *t, uint64_t vma, uint64_t insn_vma,
+		    struct op_strbuf *sb);
+/* prefix, then v in lower-case hex without leading zeros */
+void pp_disasm_add_hex(struct op_strbuf *sb, const char *prefix, uint64_t v);
+
+/*
+ * Replace *dst (freed) by s, a string from op_malloc and friends (NULL: a
+ * failed allocation); 0 or -ENOMEM.  pp_str_setf() formats the string.
+ */
+int pp_str_set(char **dst, char *s);
+int pp_str_setf(char **dst, const char *fmt, ...) OP_PRINTF(2, 3);
+
+/*
+ * Open the separate debug file of t's binary once (pp_debugfile_open());
+ * none is not an error.  0 or -ENOMEM.
+ */
+struct pp_symtab;
+int pp_symtab_open_debugfile(struct pp_symtab *t);
+
+/* what a pp_symtab keeps beside its symbols (t->priv): symtab_load.c
+ * fills it, symtab_query.c answers from it */
+struct symtab_priv {
+	struct pp_elf *elf;		/* the binary, when one was read */
+	struct pp_elf *dbg;		/* its debug file, once opened */
+	bool dbg_tried;
+	bool segments;			/* keys are file offsets of elf */
+	uint64_t bias;			/* else vma = key + bias */
+	char *debug_root;		/* opts->debug_root, for lines */
+	char *text;			/* kallsyms text that names point into */
+	struct pp_strpool pool;		/* names made up here */
+	const char *no_lines;		/* why a table has no lines, if known */
+	struct pp_lines *lines;		/* opened on the first line lookup */
+	bool lines_tried;
+	char *lines_why;
+	int fd;				/* t->file for code, -1 until opened */
+	const char *no_code;		/* why a table has no code, if known */
+	char *code_why;			/* why reading code failed */
+};
+
+#endif

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loading the symbol tables of sampled images (pp_symbols.h): which
+ * source to use for an image, keys from addresses, the artificial symbol.
+ *
+ * File images go through pp_elf (elf_symtab.c): .symtab, else the debug
+ * file's .symtab, else .dynsym.  Their symbols' addresses become file
+ * offsets through the binary's own PT_LOAD headers, also for symbols of a
+ * debug file, whose sections are NOBITS.  Kernel images: no-vmlinux keys
+ * are addresses, module keys offsets from the module's base, vmlinux keys
+ * offsets from _text.  Anything that cannot be read ends as one
+ * artificial symbol, with the reason in t->missing.
+ * Questions to a loaded table are answered in symtab_query.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libpp/symbols/symbols_int.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
+
+#define PROC_KALLSYMS "/proc/kallsyms"
+#define PROC_MODULES "/proc/modules"
+#define KALLSYMS_MAX (256u << 20)
+
+/* how addresses become keys */
+enum key_mode {
+	KEYS_SEGMENTS,		/* file offsets through PT_LOAD */
+	KEYS_RAW,		/* the address itself (no-vmlinux) */
+	KEYS_TEXT,		/* offset from _text (vmlinux) */
+};
+
+/*
+ * Addresses of c->v[from..] to keys: file offsets through the PT_LOADs of
+ * segs, else vma - bias.  Candidates outside the file are dropped, limits
+ * are cut at the end of their segment.
+ */
+static void map_keys(struct pp_cands *c, size_t from, const struct pp_elf *segs,
+		     uint64_t bias)
+{
+	const struct pp_elf_load *l = NULL;
+	size_t i, w = from;
+
+	for (i = from; i < c->nr; i++) {
+		struct pp_sym_cand s = c->v[i];
+		uint64_t span = s.limit > s.vma ? s.limit - s.vma : 0;
+
+		if (segs) {
+			l = pp_elf_find_load(segs, s.vma, l);
+			if (!l)
+				continue;
+			s.start = s.vma - l->vaddr + l->offset;
+			if (span > l->filesz - (s.vma - l->vaddr))
+				span = l->filesz - (s.vma - l->vaddr);
+			s.limit = s.start + span;
+		} else {
+			if (s.vma < bias)
+				continue;
+			s.start = s.vma - bias;
+			if (s.limit != UINT64_MAX)
+				s.limit = s.start + span;
+		}
+		c->v[w++] = s;
+	}
+	c->nr = w;
+}
+
+/* _text (else _stext, else the lowest address) among c's candidates */
+static uint64_t text_base(const struct pp_cands *c)
+{
+	uint64_t stext = 0, lowest = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		const char *n = c->v[i].name;
+
+		if (n[0] == '_' && !strcmp(n, "_text"))
+			return c->v[i].vma;
+		if (n[0] == '_' && !strcmp(n, "_stext"))
+			stext = c->v[i].vma;
+		if (c->v[i].vma < lowest)
+			lowest = c->v[i].vma;
+	}
+	return stext ? stext : lowest;
+}
+
+/* candidates of one table of symelf, keyed; a corrupt table adds none */
+static int collect(struct pp_symtab *t, const struct pp_elf *symelf, bool dynsym,
+		   struct pp_cands *c, enum key_mode mode)
+{
+	struct symtab_priv *p = t->priv;
+	size_t from = c->nr;
+	int ret = pp_elf_symbols(symelf, dynsym, c, &p->pool);
+
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		c->nr = from;
+	if (mode == KEYS_SEGMENTS) {
+		map_keys(c, from, p->elf, 0);
+	} else {
+		p->bias = mode == KEYS_TEXT ? text_base(c) : 0;
+		map_keys(c, from, NULL, p->bias);
+	}
+	return 0;
+}
+
+int pp_symtab_open_debugfile(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	int ret;
+
+	if (p->dbg_tried)
+		return 0;
+	p->dbg_tried = true;
+	ret = pp_debugfile_open(p->elf, p->debug_root, &p->dbg);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+/* the symbols of p->elf: .symtab, the debug file's, .dynsym */
+static int load_elf(struct pp_symtab *t, enum key_mode mode)
+{
+	struct symtab_priv *p = t->priv;
+	struct pp_cands c = { 0 };
+	int ret = 0;
+
+	p->segments = mode == KEYS_SEGMENTS;
+	if (p->elf->has_symtab && !(ret = collect(t, p->elf, false, &c, mode)) && c.nr)
+		t->source = PP_SYMS_SYMTAB;
+	if (!ret && !c.nr && !(ret = pp_symtab_open_debugfile(t)) && p->dbg &&
+	    !(ret = collect(t, p->dbg, false, &c, mode)) && c.nr)
+		t->source = PP_SYMS_DEBUG_FILE;
+	if (!ret && !c.nr && p->elf->has_dynsym &&
+	    !(ret = collect(t, p->elf, true, &c, mode)) && c.nr)
+		t->source = PP_SYMS_DYNSYM;
+	if (!ret)
+		ret = pp_cands_finish(&c, &t->syms, &t->nr);
+	pp_cands_release(&c);
+	if (ret)
+		return ret;
+	if (!t->nr)
+		return pp_str_setf(&t->missing, "no symbols in '%s' (stripped, and no debug file found)",
+				p->elf->path);
+	return pp_str_set(&t->symfile, op_strdup(t->source == PP_SYMS_DEBUG_FILE ?
+					     p->dbg->path : p->elf->path));
+}
+
+static const char *open_reason(int err)
+{
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		return "permission denied";
+	case -ENOEXEC:
+	case -EISDIR:
+		return "not an ELF file";
+	case -EIO:
+		return "not a valid ELF file";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The i-th place to look for path: the archive, --root, the path itself,
+ * then each --image-path directory by basename.  Returns false past the
+ * last; cand is left empty for a place that does not apply.
+ */
+static bool candidate(const char *path, const struct pp_sym_opts *o, size_t i,
+		      struct op_strbuf *cand)
+{
+	const char *slash = strrchr(path, '/');
+	size_t k, nr_dirs = 0;
+
+	while (o->image_path && o->image_path[nr_dirs])
+		nr_dirs++;
+	if (i >= 3 + nr_dirs)
+		return false;
+	op_strbuf_reset(cand);
+	if (i == 0 && o->archive)
+		op_strbuf_addf(cand, "%s%s", o->archive, path);
+	else if (i == 1 && o->root)
+		op_strbuf_addf(cand, "%s%s", o->root, path);
+	else if (i == 2)
+		op_strbuf_addstr(cand, path);
+	else if (i >= 3 && (k = i - 3) < nr_dirs)
+		op_strbuf_addf(cand, "%s/%s", o->image_path[k], slash ? slash + 1 : path);
+	return true;
+}
+
+/* a file was found at path but cannot be read as ELF: say why */
+static int note_unusable(struct pp_symtab *t, const char *path, int err)
+{
+	const char *why = open_reason(err);
+	struct stat st;
+
+	if (!stat(path, &st) && S_ISREG(st.st_mode)) {
+		t->mtime = st.st_mtime;
+		t->file_size = (uint64_t)st.st_size;
+	}
+	if (why)
+		return pp_str_setf(&t->missing, "%s", why);
+	return pp_str_setf(&t->missing, "cannot open: %s", op_strerror(err));
+}
+
+/* find and open the binary of path: sets p->elf, or t->missing */
+static int find_binary(struct pp_symtab *t, const char *path,
+		       const struct pp_sym_opts *o)
+{
+	struct symtab_priv *p = t->priv;
+	struct op_strbuf cand = OP_STRBUF_INIT, tried = OP_STRBUF_INIT;
+	size_t i;
+	int ret = 0, err;
+
+	for (i = 0; candidate(path, o, i, &cand); i++) {
+		if (op_strbuf_failed(&cand)) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (!cand.len)
+			continue;
+		err = pp_elf_open(cand.buf, &p->elf);
+		if (err == -ENOENT || err == -ENOTDIR) {
+			if (strcmp(cand.buf, path))
+				op_strbuf_addf(&tried, "%s%s", tried.len ? ", " : "", cand.buf);
+			continue;
+		}
+		ret = err == -ENOMEM ? err : pp_str_set(&t->file, op_strdup(cand.buf));
+		if (!ret && err) {
+			ret = note_unusable(t, cand.buf, err);
+		} else if (!ret) {
+			t->mtime = p->elf->mtime;
+			t->file_size = p->elf->size;
+			memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
+		}
+		break;
+	}
+	if (!ret && !t->file)
+		ret = tried.len ? pp_str_setf(&t->missing, "cannot find '%s' (also tried: %s)",
+					   path, tried.buf) :
+				  pp_str_setf(&t->missing, "cannot find '%s'", path);
+	if (!ret && op_strbuf_failed(&tried))
+		ret = -ENOMEM;
+	op_strbuf_release(&cand);
+	op_strbuf_release(&tried);
+	return ret;
+}
+
+static int load_file(struct pp_symtab *t, const char *path,
+		     const struct pp_sym_opts *o, enum key_mode mode)
+{
+	struct symtab_priv *p = t->priv;
+	int ret = find_binary(t, path, o);
+
+	if (ret || !p->elf)
+		return ret;
+	return load_elf(t, mode);
+}
+
+/* kallsyms text: the session's copy, else the running kernel's */
+static int read_kallsyms(struct pp_symtab *t, const struct pp_sym_opts *o)
+{
+	struct symtab_priv *p = t->priv;
+	const char *paths[2] = { o->kallsyms, PROC_KALLSYMS };
+	size_t i, len;
+
+	for (i = 0; i < 2; i++) {
+		char *text;
+		int ret;
+
+		if (!paths[i])
+			continue;
+		ret = op_read_file(paths[i], KALLSYMS_MAX, &text, &len);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret)
+			continue;
+		if (!pp_kallsyms_usable(text)) {
+			free(text);
+			continue;
+		}
+		p->text = text;
+		return pp_str_set(&t->symfile, op_strdup(paths[i]));
+	}
+	return 0;
+}
+
+/* base (and end) of a module: /proc/modules copy, else its lowest symbol */
+static int module_region(const struct pp_symtab *t, const struct pp_sym_opts *o,
+			 const char *module, uint64_t lowest, uint64_t *base,
+			 uint64_t *end)
+{
+	const char *file = o->modules;
+	uint64_t size = 0;
+	char *text;
+	size_t len;
+	int ret;
+
+	if (!file && !strcmp(t->symfile, PROC_KALLSYMS))
+		file = PROC_MODULES;
+	*base = lowest;
+	*end = UINT64_MAX;
+	if (!file)
+		return 0;
+	ret = op_read_file(file, KALLSYMS_MAX, &text, &len);
+	if (ret)
+		return ret == -ENOMEM ? ret : 0;
+	if (!pp_modules_find(text, module, base, &size) && size &&
+	    *base + size > *base)
+		*end = *base + size;
+	free(text);
+	return 0;
+}
+
+/* module NULL: the core kernel with keys per mode */
+static int load_kallsyms(struct pp_symtab *t, const char *module,
+			 enum key_mode mode, const struct pp_sym_opts *o)
+{
+	struct symtab_priv *p = t->priv;
+	struct pp_kallsyms_info info;
+	struct pp_cands c = { 0 };
+	uint64_t base = 0, end = UINT64_MAX;
+	size_t i;
+	int ret = read_kallsyms(t, o);
+
+	p->no_lines = "kernel symbols from kallsyms have no line information "
+		      "(a vmlinux with debug information has)";
+	p->no_code = module ? "module symbols come from kallsyms: there is no "
+			      "module file to read code from" :
+			      "kernel symbols come from kallsyms: disassembly "
+			      "needs the vmlinux (operf --vmlinux=FILE)";
+	if (ret)
+		return ret;
+	if (!p->text && o->kallsyms)
+		return pp_str_setf(&t->missing, "no kernel symbols: neither '%s' nor "
+				PROC_KALLSYMS " shows addresses", o->kallsyms);
+	if (!p->text)
+		return pp_str_setf(&t->missing, "no kernel symbols: the session has no kernel/kallsyms and "
+				PROC_KALLSYMS " shows no addresses");
+	ret = pp_kallsyms_symbols(p->text, module, &c, &info);
+	if (!ret && module)
+		ret = module_region(t, o, module, info.lowest, &base, &end);
+	else if (mode == KEYS_TEXT)
+		base = info.text;
+	if (!ret) {
+		for (i = 0; i < c.nr; i++)
+			c.v[i].limit = end;
+		p->bias = base;
+		map_keys(&c, 0, NULL, base);
+		ret = pp_cands_finish(&c, &t->syms, &t->nr);
+	}
+	pp_cands_release(&c);
+	if (!ret && t->nr)
+		t->source = PP_SYMS_KALLSYMS;
+	else if (!ret)
+		ret = module ? pp_str_setf(&t->missing, "no symbols for module %s in '%s'",
+					module, t->symfile) :
+			       pp_str_setf(&t->missing, "no kernel text symbols in '%s'",
+					t->symfile);
+	return ret;
+}
+
+/* back to the state before find_binary(), to try another source */
+static void forget_binary(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+
+	pp_elf_close(p->dbg);
+	pp_elf_close(p->elf);
+	p->dbg = p->elf = NULL;
+	p->dbg_tried = p->segments = false;
+	p->bias = 0;
+	pp_strpool_release(&p->pool);
+	free(t->file);
+	free(t->symfile);
+	free(t->missing);
+	t->file = t->symfile = t->missing = NULL;
+	t->mtime = -1;
+	t->file_size = 0;
+	t->build_id[0] = '\0';
+	t->source = PP_SYMS_NONE;
+}
+
+static int load_kernel(struct pp_symtab *t, const struct odb_image_id *image,
+		       const struct pp_sym_opts *o)
+{
+	int ret;
+
+	if (image->kind == ODB_IMAGE_FILE) {
+		if (!strcmp(image->name, PROC_KALLSYMS))
+			return load_kallsyms(t, NULL, KEYS_TEXT, o);
+		return load_file(t, image->name, o, KEYS_TEXT);
+	}
+	if (strcmp(image->name, "no-vmlinux"))
+		return load_kallsyms(t, image->name, KEYS_RAW, o);
+	/* an explicit --vmlinux first; kallsyms when it gives nothing */
+	if (o->vmlinux) {
+		ret = load_file(t, o->vmlinux, o, KEYS_RAW);
+		if (ret || t->nr)
+			return ret;
+		forget_binary(t);
+	}
+	return load_kallsyms(t, NULL, KEYS_RAW, o);
+}
+
+/* "NAME (tgid:T range:0xS-0xE)", as formats.md §2.3 shows anon regions */
+static char *anon_name(const struct odb_image_id *image)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	op_strbuf_addf(&sb, "%s (tgid:%" PRIu32 " range:0x%" PRIx64 "-0x%" PRIx64 ")",
+		       image->name, image->anon_tgid, image->anon_start,
+		       image->anon_end);
+	return op_strbuf_detach(&sb);
+}
+
+/* the one symbol of an image without symbols, named as OProfile does */
+static int add_artificial(struct pp_symtab *t, const struct odb_image_id *image,
+			  uint64_t key_limit)
+{
+	struct symtab_priv *p = t->priv;
+	uint64_t end = t->file_size > key_limit ? t->file_size : key_limit;
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	char *name;
+
+	if (image->kind == ODB_IMAGE_ANON) {
+		uint64_t len = image->anon_end - image->anon_start + 1;
+
+		name = anon_name(image);
+		if (image->anon_end >= image->anon_start && len > end)
+			end = len;
+	} else {
+		/* OProfile shows {kern}/no-vmlinux as "/no-vmlinux" */
+		op_strbuf_addf(&sb, "%s%s", image->kind == ODB_IMAGE_KERNEL ? "/" : "",
+			       image->name);
+		name = op_strbuf_detach(&sb);
+	}
+	name = pp_strpool_adopt(&p->pool, name);
+	t->syms = op_calloc(1, sizeof(*t->syms));
+	if (!name || !t->syms)
+		return -ENOMEM;
+	t->syms[0].start = 0;
+	t->syms[0].end = end ? end : 1;
+	t->syms[0].name = name;
+	t->syms[0].flags = PP_SYM_ARTIFICIAL;
+	t->nr = 1;
+	t->source = PP_SYMS_NONE;
+	t->syms[0].vma = pp_symtab_vma(t, 0);
+	return 0;
+}
+
+int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
+		   uint64_t key_limit, const struct pp_sym_opts *opts,
+		   struct pp_symtab **out)
+{
+	static const struct pp_sym_opts none;
+	const struct pp_sym_opts *o = opts ? opts : &none;
+	struct symtab_priv *p;
+	struct pp_symtab *t;
+	int ret = 0;
+
+	*out = NULL;
+	t = op_calloc(1, sizeof(*t));
+	p = op_calloc(1, sizeof(*p));
+	if (!t || !p) {
+		free(t);
+		free(p);
+		return -ENOMEM;
+	}
+	t->priv = p;
+	p->fd = -1;
+	t->mtime = -1;
+	t->source = PP_SYMS_NONE;
+	if (o->debug_root && !(p->debug_root = op_strdup(o->debug_root)))
+		ret = -ENOMEM;
+	if (ret) {
+		/* nothing to load */
+	} else if (image->kind == ODB_IMAGE_ANON) {
+		p->bias = image->anon_start;
+		p->no_lines = "anonymous memory has no line information";
+		p->no_code = "anonymous memory has no file to read code from";
+	} else if (is_kernel || image->kind == ODB_IMAGE_KERNEL) {
+		ret = load_kernel(t, image, o);
+	} else {
+		ret = load_file(t, image->name, o, KEYS_SEGMENTS);
+	}
+	if (!ret && !t->nr)
+		ret = add_artificial(t, image, key_limit);
+	if (ret) {
+		pp_symtab_free(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+void pp_symtab_free(struct pp_symtab *t)
+{
+	struct symtab_priv *p;
+
+	if (!t)
+		return;
+	p = t->priv;
+	if (p) {
+		pp_lines_close(p->lines);
+		if (p->fd >= 0)
+			close(p->fd);
+		pp_elf_close(p->dbg);
+		pp_elf_close(p->elf);
+		pp_strpool_release(&p->pool);
+		free(p->text);
+		free(p->debug_root);
+		free(p->lines_why);
+		free(p->code_why);
+		free(p);
+	}
+	free(t->syms);
+	free(t->file);
+	free(t->symfile);
+	free(t->missing);
+	free(t);
+}
+

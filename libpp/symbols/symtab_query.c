@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Questions to a loaded symbol table (pp_symbols.h): which symbol holds a
+ * key, the address a key stands for, source lines and inline chains from
+ * the DWARF of the binary or its debug file (opened on the first
+ * question), and code bytes from the binary itself (a debug file's
+ * sections are NOBITS), through a descriptor opened on the first read.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libpp/symbols/symbols_int.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
+
+/* --- the strings a table keeps ----------------------------------------- */
+
+int pp_str_set(char **dst, char *s)
+{
+	free(*dst);
+	*dst = s;
+	return s ? 0 : -ENOMEM;
+}
+
+int pp_str_setf(char **dst, const char *fmt, ...)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	op_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return pp_str_set(dst, op_strbuf_detach(&sb));
+}
+
+const struct pp_sym *pp_symtab_lookup(const struct pp_symtab *t, uint64_t key)
+{
+	size_t lo = 0, hi = t->nr;
+
+	/* the first symbol starting after key; the one before may hold it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && key < t->syms[lo - 1].end)
+		return &t->syms[lo - 1];
+	return NULL;
+}
+
+uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key)
+{
+	const struct symtab_priv *p = t->priv;
+	size_t i;
+
+	if (p->segments && p->elf)
+		for (i = 0; i < p->elf->nr_loads; i++) {
+			const struct pp_elf_load *l = &p->elf->loads[i];
+
+			if (key >= l->offset && key - l->offset < l->filesz)
+				return l->vaddr + (key - l->offset);
+		}
+	return key + p->bias;
+}
+
+/*
+ * Where a debug file of the binary would be found: by build-id, else
+ * under the debug root by its .gnu_debuglink name; empty when neither.
+ */
+static int debug_file_place(const struct pp_symtab *t, struct op_strbuf *sb)
+{
+	const struct symtab_priv *p = t->priv;
+	const char *root = p->debug_root ? p->debug_root : PP_DEBUG_ROOT;
+	const char *path = p->elf->path, *slash = strrchr(path, '/');
+	int ret = pp_build_id_path(sb, p->debug_root, t->build_id);
+
+	if (ret != -ENOENT || !p->elf->debuglink)
+		return ret == -ENOENT ? 0 : ret;
+	op_strbuf_addf(sb, "%s%s%.*s/%s", root, path[0] == '/' ? "" : "/",
+		       slash ? (int)(slash - path) : 0, path, p->elf->debuglink);
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+}
+
+/*
+ * The binary has no DWARF, nor a debug file with some: say so in one
+ * line, with its debug package when dpkg installed it (else: build it
+ * with -g) and the place a debug file would be found.
+ */
+static int no_debug_info(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	struct op_strbuf sb = OP_STRBUF_INIT, place = OP_STRBUF_INIT;
+	char *pkg = NULL;
+	int ret = pp_dpkg_package(NULL, p->elf->path, &pkg);
+
+	if (ret != -ENOMEM)
+		ret = debug_file_place(t, &place);
+	if (ret)
+		goto out;
+	op_strbuf_addf(&sb, "no debug information in '%s'", p->elf->path);
+	if (pkg)
+		op_strbuf_addf(&sb, ": install the debug symbols of package %s (%s-dbgsym or %s-dbg)",
+			       pkg, pkg, pkg);
+	else
+		op_strbuf_addstr(&sb, ": build it with -g");
+	if (place.len)
+		op_strbuf_addf(&sb, ", or %sa debug file at %s", pkg ? "" : "install ",
+			       place.buf);
+	ret = pp_str_set(&p->lines_why, op_strbuf_detach(&sb));
+out:
+	free(pkg);
+	op_strbuf_release(&place);
+	op_strbuf_release(&sb);
+	return ret;
+}
+
+static int open_lines(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	const struct pp_elf *e = p->elf;
+	int ret;
+
+	p->lines_tried = true;
+	if (!e)
+		return pp_str_setf(&p->lines_why, "%s", p->no_lines ? p->no_lines :
+			        t->missing ? t->missing : "no binary");
+	if (!e->has_dwarf) {
+		ret = pp_symtab_open_debugfile(t);
+		if (ret)
+			return ret;
+		if (p->dbg && p->dbg->has_dwarf)
+			e = p->dbg;
+	}
+	ret = pp_lines_open(e, &p->lines);
+	if (ret != -ENOENT)
+		return ret;
+	return no_debug_info(t);
+}
+
+/* open the DWARF once; false (with the reason in *why) when there is none */
+static bool have_lines(struct pp_symtab *t, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+
+	if (!p->lines_tried && open_lines(t) && !p->lines_why)
+		p->no_lines = "out of memory";
+	if (p->lines)
+		return true;
+	if (why)
+		*why = p->lines_why ? p->lines_why : p->no_lines;
+	return false;
+}
+
+int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
+		   unsigned *line, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+	int ret;
+
+	if (!have_lines(t, why))
+		return -ENOENT;
+	ret = pp_lines_find(p->lines, pp_symtab_vma(t, key), file, line);
+	if (ret) {
+		*why = ret == -ENOMEM ? "out of memory" : "no line information at this address";
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int pp_symtab_inlines(struct pp_symtab *t, uint64_t key, struct pp_inline *v,
+		      size_t max, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+	int ret;
+
+	if (!have_lines(t, why))
+		return -ENOENT;
+	ret = pp_lines_inlines(p->lines, pp_symtab_vma(t, key), v, max);
+	if (ret == -ENOMEM && why)
+		*why = "out of memory";
+	return ret;
+}
+
+const char *pp_symtab_no_lines(struct pp_symtab *t)
+{
+	const char *why = NULL;
+
+	return have_lines(t, &why) ? NULL : why;
+}
+
+/* why code cannot be read from a table without an ELF binary */
+static const char *no_code_reason(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+
+	if (p->no_code)
+		return p->no_code;
+	if (p->code_why)
+		return p->code_why;
+	if (!t->file)
+		pp_str_setf(&p->code_why, "%s: --image-path or --root can say where it is",
+			 t->missing ? t->missing : "no binary");
+	else
+		pp_str_setf(&p->code_why, "cannot read code from '%s': %s", t->file,
+			 t->missing ? t->missing : "not an ELF file");
+	return p->code_why ? p->code_why : "out of memory";
+}
+
+/* t->file, opened once and checked to be the file the symbols came from */
+static int open_code(struct pp_symtab *t, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+	struct stat st;
+	int fd;
+
+	if (p->fd >= 0)
+		return 0;
+	if (p->code_why) {
+		*why = p->code_why;
+		return -ENOENT;
+	}
+	fd = open(t->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		pp_str_setf(&p->code_why, "cannot read code from '%s': %s", t->file,
+			 op_strerror(-errno));
+	} else if ((int64_t)st.st_mtime != t->mtime ||
+		   (uint64_t)st.st_size != t->file_size) {
+		pp_str_setf(&p->code_why, "'%s' changed since its symbols were read",
+			 t->file);
+	} else {
+		p->fd = fd;
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	*why = p->code_why ? p->code_why : "out of memory";
+	return -ENOENT;
+}
+
+/*
+ * The file offset of key and how many bytes from there belong to it: keys
+ * of file images are offsets; a vmlinux's are addresses, found in its
+ * PT_LOADs.  Returns false for a key outside them.
+ */
+static bool code_offset(const struct pp_symtab *t, uint64_t key, uint64_t *off,
+			uint64_t *avail)
+{
+	const struct symtab_priv *p = t->priv;
+	const struct pp_elf_load *l;
+	uint64_t vma;
+
+	if (p->segments) {
+		*off = key;
+		*avail = key < t->file_size ? t->file_size - key : 0;
+		return true;
+	}
+	vma = pp_symtab_vma(t, key);
+	l = pp_elf_find_load(p->elf, vma, NULL);
+	if (!l)
+		return false;
+	*off = l->offset + (vma - l->vaddr);
+	*avail = l->filesz - (vma - l->vaddr);
+	return true;
+}
+
+long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
+		    size_t len, const char **why)
+{
+	struct symtab_priv *p = t->priv;
+	uint64_t off, avail;
+	size_t done = 0;
+	int ret;
+
+	if (!p->elf) {
+		*why = no_code_reason(t);
+		return -ENOENT;
+	}
+	ret = open_code(t, why);
+	if (ret)
+		return ret;
+	if (!code_offset(t, key, &off, &avail))
+		return 0;
+	if (len > avail)
+		len = (size_t)avail;
+	if (len > LONG_MAX)
+		len = LONG_MAX;
+	while (done < len) {
+		ssize_t n = pread(p->fd, buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			pp_str_setf(&p->code_why, "cannot read code from '%s': %s",
+				 t->file, op_strerror(-errno));
+			*why = p->code_why ? p->code_why : "out of memory";
+			return -ENOENT;
+		}
+		if (!n)
+			break;
+		done += (size_t)n;
+	}
+	return (long)done;
+}

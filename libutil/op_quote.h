@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Untrusted text (file names, names read from sessions) made safe to put
+ * in a one-line message.
+ */
+#ifndef OP_QUOTE_H
+#define OP_QUOTE_H
+
+#include <stddef.h>
+
+/*
+ * s as printable text on one line: bytes outside ' '..'~' are written
+ * %XX (as in sample-file names) and text longer than buf is cut with
+ * "...".  Returns buf, which needs at least 8 bytes (a smaller one gets
+ * an empty string).
+ */
+const char *op_quote(char *buf, size_t size, const char *s);
+
+#endif
