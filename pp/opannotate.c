@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpp/report/pp_annotate.h"
 #include "libpp/profile/pp_spec.h"
+#include "libpp/report/pp_report.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
 #include "libutil/op_strbuf.h"
-#include "pp/common.h"
+#include "pp/ppt_job.h"
+#include "pp/ppt_options.h"
 
 struct opannotate_options {
 	int source;
@@ -32,9 +33,12 @@ struct opannotate_options {
 	char *objdump_params;
 	char *disasm_options;
 	char *sort;
+	struct ppt_common_options common;
 };
 
+/* filled by popt, then passed down as const */
 static struct opannotate_options opts;
+static struct poptOption common_table[PPT_COMMON_TABLE_SIZE];
 
 static const struct poptOption options_table[] = {
 	{ "source", 's', POPT_ARG_NONE, &opts.source, 0,
@@ -59,7 +63,7 @@ static const struct poptOption options_table[] = {
 	  "PARAMS" },
 	{ "sort", '\0', POPT_ARG_STRING, &opts.sort, 0,
 	  "order of symbols in --assembly: sample (most first, default) or vma", "KEY" },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)pp_common_table, 0,
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, common_table, 0,
 	  "Options of every report tool:", NULL },
 	POPT_AUTOHELP
 	POPT_TABLEEND
@@ -75,7 +79,7 @@ static void options_release(void)
 	free(opts.objdump_params);
 	free(opts.disasm_options);
 	free(opts.sort);
-	pp_common_release(&pp_common);
+	ppt_common_release(&opts.common);
 }
 
 /*
@@ -158,7 +162,7 @@ static int validate(struct op_strbuf *disasm)
 		return 2;
 	if (op_strbuf_failed(disasm))
 		op_die(1, "out of memory");
-	return pp_common_validate();
+	return ppt_common_validate(&opts.common);
 }
 
 struct lists {
@@ -167,75 +171,58 @@ struct lists {
 
 static void lists_release(struct lists *l)
 {
-	pp_free_list(l->search);
-	pp_free_list(l->base);
-	pp_free_list(l->include);
-	pp_free_list(l->exclude);
+	ppt_free_list(l->search);
+	ppt_free_list(l->base);
+	ppt_free_list(l->include);
+	ppt_free_list(l->exclude);
 }
 
-/*
- * How many sample files there were when none of them could be read (each
- * was named when skipped), else 0: nothing was annotated for that reason,
- * not because of the filters.
- */
-static size_t unreadable(const struct pp_profile *p)
+/* the options' lists, split at commas, into ao */
+static void split_lists(struct lists *l, struct pp_annotate_opts *ao)
 {
-	size_t nr_files = 0, nr_read = 0, i;
-
-	for (i = 0; i < p->nr_groups; i++) {
-		nr_files += p->groups[i].nr_files;
-		nr_read += p->groups[i].nr_read;
-	}
-	return nr_read ? 0 : nr_files;
-}
-
-static int annotate(struct pp_job *job, const char *cmd, const char *disasm)
-{
-	struct pp_annotate_opts ao = {
-		.source = opts.source,
-		.assembly = opts.assembly,
-		.by_address = opts.sort && !strcmp(opts.sort, "vma"),
-		.exclude_dependent = pp_common.exclude_dependent,
-		.threshold = pp_common.threshold,
-		.demangle = job->demangle,
-		.include_symbols = (const char *const *)job->include,
-		.exclude_symbols = (const char *const *)job->exclude,
-		.output_dir = opts.output_dir,
-		.disasm_options = disasm && *disasm ? disasm : NULL,
-		.command_line = cmd,
-	};
-	struct lists l = { NULL, NULL, NULL, NULL };
-	struct op_err err = { "" };
-	int ret;
-
+	memset(l, 0, sizeof(*l));
 	if (opts.search_dirs)
-		l.search = pp_split_list(opts.search_dirs);
+		l->search = ppt_split_list(opts.search_dirs);
 	if (opts.base_dirs)
-		l.base = pp_split_list(opts.base_dirs);
+		l->base = ppt_split_list(opts.base_dirs);
 	if (opts.include_file)
-		l.include = pp_split_list(opts.include_file);
+		l->include = ppt_split_list(opts.include_file);
 	if (opts.exclude_file)
-		l.exclude = pp_split_list(opts.exclude_file);
-	ao.search_dirs = (const char *const *)l.search;
-	ao.base_dirs = (const char *const *)l.base;
-	ao.include_files = (const char *const *)l.include;
-	ao.exclude_files = (const char *const *)l.exclude;
-	ret = pp_annotate(stdout, &job->profile[0], &job->info, &ao, &job->notes, &err);
-	if (ret == 2)
-		op_usage_error("%s", err.msg);
-	else if (ret && unreadable(&job->profile[0]))
-		op_error("no sample file could be read (%zu skipped)",
-			 unreadable(&job->profile[0]));
-	else if (ret)
-		op_error("%s", err.msg[0] ? err.msg : "nothing to annotate");
+		l->exclude = ppt_split_list(opts.exclude_file);
+	ao->search_dirs = (const char *const *)l->search;
+	ao->base_dirs = (const char *const *)l->base;
+	ao->include_files = (const char *const *)l->include;
+	ao->exclude_files = (const char *const *)l->exclude;
+}
+
+/* -s, -a or both: the output of libpp/report's table that annotates */
+static unsigned modes(void)
+{
+	return (opts.source ? PP_MODE_SOURCE : 0) |
+	       (opts.assembly ? PP_MODE_ASSEMBLY : 0);
+}
+
+static int annotate(struct ppt_job *job, const char *cmd, const char *disasm)
+{
+	struct pp_report_opts ro = { .demangle = PP_DEMANGLE_NORMAL };
+	struct lists l;
+	int status;
+
+	ppt_job_report_opts(job, &opts.common, &ro);
+	ro.command_line = cmd;
+	ro.annotate.by_address = opts.sort && !strcmp(opts.sort, "vma");
+	ro.annotate.output_dir = opts.output_dir;
+	ro.annotate.disasm_options = disasm && *disasm ? disasm : NULL;
+	split_lists(&l, &ro.annotate);
+	status = ppt_job_run(job, pp_output_choose(modes()), &ro, stdout);
 	lists_release(&l);
-	return ret == 2 ? 2 : ret ? 1 : 0;
+	return status;
 }
 
 /*
  * A differential profile { } { } is refused before any sample file is
  * read (so also when a side matches nothing); a spec that does not parse
- * is left for pp_job_start() to report.
+ * is left for ppt_job_start() to report.
  */
 static bool differential(int nr, const char **args)
 {
@@ -253,23 +240,24 @@ static bool differential(int nr, const char **args)
 int main(int argc, char **argv)
 {
 	struct op_strbuf disasm = OP_STRBUF_INIT;
-	struct pp_job job;
+	struct ppt_job job;
 	const char **args;
 	poptContext ctx;
 	int nr, status;
 	char *cmd = NULL;
 
+	ppt_common_table(common_table, &opts.common);
 	if (op_popt_parse(&ctx, argc, argv, options_table,
 			  "--source|--assembly [profile specification]", 0, NULL, NULL)) {
 		options_release();
 		return 2;
 	}
-	if (pp_common.version) {
+	if (opts.common.version) {
 		printf("opannotate (" PACKAGE_NAME ") " PACKAGE_VERSION "\n");
 		status = 0;
 		goto out_ctx;
 	}
-	pp_common_verbosity();
+	ppt_common_verbosity(&opts.common);
 	status = validate(&disasm);
 	if (status)
 		goto out_ctx;
@@ -279,16 +267,16 @@ int main(int argc, char **argv)
 		status = 2;
 		goto out_ctx;
 	}
-	status = pp_job_start(&job, nr, args);
+	status = ppt_job_start(&job, &opts.common, false, nr, args);
 	if (!status) {
-		cmd = pp_command_line(argc, argv);
+		cmd = ppt_command_line(argc, argv);
 		status = annotate(&job, cmd, disasm.buf);
 	}
 	if (!status && (fflush(stdout) || ferror(stdout))) {
 		op_error_errno(errno, "cannot write the annotation to standard output");
 		status = 1;
 	}
-	pp_job_release(&job);
+	ppt_job_release(&job);
 out_ctx:
 	free(cmd);
 	op_strbuf_release(&disasm);

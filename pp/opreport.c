@@ -4,20 +4,24 @@
  * profiles and XML from OProfile sample sets.
  *
  *   opreport [options] [profile specification]
+ *
+ * main: options -> the profile (ppt_job.c) -> the output the options
+ * choose from libpp/report's table -> exit status.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libpp/report/pp_report.h"
-#include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
-#include "libutil/op_strbuf.h"
-#include "pp/common.h"
+#include "pp/ppt_job.h"
+#include "pp/ppt_options.h"
+#include "pp/ppt_output.h"
 
 struct opreport_options {
 	int accumulated;
@@ -33,10 +37,12 @@ struct opreport_options {
 	int xml;
 	char *output_file;
 	char *sort;
+	struct ppt_common_options common;
 };
 
 /* filled by popt, then passed down as const */
 static struct opreport_options opts;
+static struct poptOption common_table[PPT_COMMON_TABLE_SIZE];
 
 static const struct poptOption options_table[] = {
 	{ "accumulated", 'a', POPT_ARG_NONE, &opts.accumulated, 0,
@@ -65,17 +71,42 @@ static const struct poptOption options_table[] = {
 	  "list symbols instead of an image summary", NULL },
 	{ "xml", 'X', POPT_ARG_NONE, &opts.xml, 0,
 	  "write the report as XML", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)pp_common_table, 0,
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, common_table, 0,
 	  "Options of every report tool:", NULL },
 	POPT_AUTOHELP
 	POPT_TABLEEND
 };
 
+/* which options ask for which output; pp_output_choose() decides */
+static const struct {
+	size_t offset;		/* of an int flag in struct opreport_options */
+	unsigned mode;
+} mode_options[] = {
+	{ offsetof(struct opreport_options, xml), PP_MODE_XML },
+	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
+	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
+	{ offsetof(struct opreport_options, details), PP_MODE_SYMBOLS },
+	{ offsetof(struct opreport_options, debug_info), PP_MODE_SYMBOLS },
+	{ offsetof(struct opreport_options, accumulated), PP_MODE_SYMBOLS },
+	{ offsetof(struct opreport_options, show_address), PP_MODE_SYMBOLS },
+};
+
+static unsigned modes_of(const struct opreport_options *o, bool differential)
+{
+	unsigned modes = differential ? PP_MODE_DIFF : 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(mode_options) / sizeof(mode_options[0]); i++)
+		if (*(const int *)((const char *)o + mode_options[i].offset))
+			modes |= mode_options[i].mode;
+	return modes;
+}
+
 static void options_release(void)
 {
 	free(opts.output_file);
 	free(opts.sort);
-	pp_common_release(&pp_common);
+	ppt_common_release(&opts.common);
 }
 
 static int validate(struct pp_report_opts *ro)
@@ -93,7 +124,7 @@ static int validate(struct pp_report_opts *ro)
 			       opts.accumulated ? "--accumulated" : "--global-percent");
 		return 2;
 	}
-	return pp_common_validate();
+	return ppt_common_validate(&opts.common);
 }
 
 /* what a differential profile { first } { second } cannot show */
@@ -108,174 +139,90 @@ static int validate_differential(void)
 	return 2;
 }
 
-/* the class names of p, "a, b, c", for a message */
-static void class_list(struct op_strbuf *sb, const struct pp_profile *p)
+/* the report options from the parsed ones (sort keys are already in ro) */
+static void report_opts(struct pp_report_opts *ro, const struct ppt_job *job,
+			const char *cmd, const char **args)
 {
-	size_t i;
-
-	for (i = 0; i < p->nr_classes; i++)
-		op_strbuf_addf(sb, "%s%s", i ? ", " : "",
-			       p->classes[i].name && *p->classes[i].name ?
-			       p->classes[i].name : "all samples");
+	ppt_job_report_opts(job, &opts.common, ro);
+	ro->details = opts.details && !opts.callgraph;
+	ro->debug_info = opts.debug_info;
+	ro->accumulated = opts.accumulated;
+	ro->global_percent = opts.global_percent;
+	ro->show_address = opts.show_address;
+	ro->long_filenames = opts.long_filenames;
+	ro->no_header = opts.no_header;
+	ro->reverse = opts.reverse;
+	ro->command_line = cmd;
+	ro->spec = args;
 }
 
-/*
- * The two sides of a differential profile are compared column by column:
- * they need as many columns, along the same axis.
- */
-static int same_columns(const struct pp_job *job)
+/* write the report where -o says; the exit status */
+static int report(struct ppt_job *job, const struct pp_report_opts *ro)
 {
-	const struct pp_profile *a = &job->profile[0], *b = &job->profile[1];
-	struct op_strbuf sb = OP_STRBUF_INIT;
+	const struct pp_output *output = pp_output_choose(modes_of(&opts, job->nr_sides == 2));
+	struct ppt_output file;
+	FILE *out = stdout;
+	int status, err;
 
-	if (a->nr_classes == b->nr_classes && (a->nr_classes == 1 || a->axis == b->axis))
-		return 0;
-	op_strbuf_addstr(&sb, "the two profiles of the differential have different "
-			 "columns: ");
-	class_list(&sb, a);
-	op_strbuf_addstr(&sb, " against ");
-	class_list(&sb, b);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
-	op_error("%s", sb.buf);
-	op_hint("select the same events, cpus or threads on both sides, or --merge them");
-	op_strbuf_release(&sb);
-	return 1;
-}
-
-/*
- * Read the samples of each side before anything is printed (the reports
- * would read them at once anyway; the symbol reports with the symbol
- * tables beside them).  Unreadable files were skipped with a warning; a
- * side none of whose files could be read is an error, not an empty report.
- */
-static int load_samples(struct pp_job *job, const struct pp_report_opts *ro)
-{
-	bool symbols = ro->symbols || ro->callgraph || ro->xml || job->nr_sides == 2;
-	int side;
-
-	for (side = 0; side < job->nr_sides; side++) {
-		struct pp_profile *p = &job->profile[side];
-		size_t nr_files = 0, nr_read = 0, i;
-
-		if (symbols)
-			pp_profile_load(p, &job->notes);
-		for (i = 0; i < p->nr_groups; i++) {
-			struct op_err err;
-
-			if (pp_group_load(p, &p->groups[i], &err))
-				pp_note(&job->notes, "%s", err.msg);
-			nr_files += p->groups[i].nr_files;
-			nr_read += p->groups[i].nr_read;
-		}
-		if (nr_files && !nr_read) {
-			op_error("no sample file could be read (%zu skipped)",
-				 nr_files);
+	if (opts.output_file) {
+		err = ppt_output_open(&file, opts.output_file);
+		if (err) {
+			op_error_errno(err, "cannot write '%s'", opts.output_file);
 			return 1;
 		}
+		out = file.stream;
 	}
-	return 0;
-}
-
-static int report(struct pp_job *job, FILE *out, const struct pp_report_opts *ro)
-{
-	struct pp_profile *p = &job->profile[0];
-
-	if (job->nr_sides == 2) {
-		/* the columns are the second profile's */
-		pp_report_header(out, &job->profile[1], &job->info, ro);
-		return pp_report_diff(out, p, &job->profile[1], ro, &job->notes);
+	status = ppt_job_run(job, output, ro, out);
+	if (out == stdout) {
+		if (fflush(out) || ferror(out)) {
+			op_error_errno(errno, "cannot write the report to standard output");
+			status = status ? status : 1;
+		}
+		return status;
 	}
-	if (ro->xml)
-		return pp_report_xml(out, p, &job->info, ro, &job->notes);
-	pp_report_header(out, p, &job->info, ro);
-	if (ro->callgraph)
-		return pp_report_callgraph(out, p, ro, &job->notes);
-	if (ro->symbols)
-		return pp_report_symbols(out, p, ro, &job->notes);
-	return pp_report_summary(out, p, ro, &job->notes);
+	err = ppt_output_close(&file, status == 0);
+	if (err && !status) {
+		op_error_errno(err, "cannot write '%s'", opts.output_file);
+		status = 1;
+	}
+	return status;
 }
 
 int main(int argc, char **argv)
 {
 	struct pp_report_opts ro = { .demangle = PP_DEMANGLE_NORMAL };
-	struct pp_job job;
+	struct ppt_job job;
 	const char **args;
 	poptContext ctx;
-	FILE *out = stdout;
 	int nr, status;
 	char *cmd = NULL;
 
+	ppt_common_table(common_table, &opts.common);
 	if (op_popt_parse(&ctx, argc, argv, options_table, "[profile specification]",
 			  0, NULL, NULL)) {
 		options_release();
 		return 2;
 	}
-	if (pp_common.version) {
+	if (opts.common.version) {
 		printf("opreport (" PACKAGE_NAME ") " PACKAGE_VERSION "\n");
 		status = 0;
 		goto out_ctx;
 	}
-	pp_common_verbosity();
+	ppt_common_verbosity(&opts.common);
 	op_debug_phase("options parsed");
 	status = validate(&ro);
 	if (status)
 		goto out_ctx;
 	args = op_popt_args(ctx, &nr);
-	pp_common.xml = opts.xml;
-	status = pp_job_start(&job, nr, args);
+	status = ppt_job_start(&job, &opts.common, opts.xml, nr, args);
 	if (!status && job.nr_sides == 2)
 		status = validate_differential();
-	if (!status && job.nr_sides == 2)
-		status = same_columns(&job);
-	if (status)
-		goto out_job;
-	cmd = pp_command_line(argc, argv);
-	ro.symbols = opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
-		     opts.show_address;
-	ro.details = opts.details && !opts.callgraph;
-	ro.callgraph = opts.callgraph;
-	ro.debug_info = opts.debug_info;
-	ro.accumulated = opts.accumulated;
-	ro.global_percent = opts.global_percent;
-	ro.show_address = opts.show_address;
-	ro.long_filenames = opts.long_filenames;
-	ro.no_header = opts.no_header;
-	ro.exclude_dependent = pp_common.exclude_dependent;
-	ro.reverse = opts.reverse;
-	ro.xml = opts.xml;
-	ro.threshold = pp_common.threshold;
-	ro.demangle = job.demangle;
-	ro.include_symbols = (const char *const *)job.include;
-	ro.exclude_symbols = (const char *const *)job.exclude;
-	ro.command_line = cmd;
-	ro.spec = args;
-	ro.merge_list = pp_common.merge;
-	ro.image_path = pp_common.image_path;
-	status = load_samples(&job, &ro);
-	if (status)
-		goto out_job;
-	if (opts.output_file) {
-		out = fopen(opts.output_file, "we");
-		if (!out) {
-			op_error_errno(errno, "cannot write '%s'", opts.output_file);
-			status = 1;
-			goto out_job;
-		}
+	if (!status) {
+		cmd = ppt_command_line(argc, argv);
+		report_opts(&ro, &job, cmd, args);
+		status = report(&job, &ro);
 	}
-	report(&job, out, &ro);
-	op_debug_phase("report written");
-	if (fflush(out) || ferror(out)) {
-		op_error_errno(errno, "cannot write the report to '%s'",
-			       opts.output_file ? opts.output_file : "standard output");
-		status = 1;
-	}
-	if (out != stdout && fclose(out) && !status) {
-		op_error_errno(errno, "cannot write '%s'", opts.output_file);
-		status = 1;
-	}
-out_job:
-	pp_job_release(&job);
+	ppt_job_release(&job);
 out_ctx:
 	free(cmd);
 	poptFreeContext(ctx);

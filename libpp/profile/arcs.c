@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Call-graph arcs between symbol rows, shared by opreport --callgraph and
- * its XML form.  The arcs come from the {cg} files (formats.md §5): the
- * caller symbol owns the key's high 32 bits, the callee the low 32 bits.
- * An arc end that has no samples of its own still gets a row (with zero
- * counts), so every caller and callee can be listed.
+ * Call-graph arcs between symbol rows (pp_arcs.h), shared by opreport
+ * --callgraph and its XML form.  An arc end that has no samples of its
+ * own still gets a row (with zero counts), so every caller and callee can
+ * be listed.
  */
 #include "config.h"
 
@@ -87,19 +86,30 @@ static void index_arcs(const struct pp_arcs *a, size_t nr_rows, bool by_callee,
 	*listp = list;
 }
 
+/* is image i the application's own (not a library it uses)? */
+static bool own_image(const struct pp_profile *p, size_t app, size_t image)
+{
+	return odb_image_id_equal(&p->apps[app].id, &p->images[image].id);
+}
+
 void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
-		   struct pp_notes *n)
+		   bool exclude_dependent, struct pp_notes *n)
 {
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
 	op_hmap_init(&a->index);
 	for (i = 0; i < p->nr_cg; i++) {
+		const struct pp_cg_group *g = &p->cg[i];
 		struct op_err err;
 
+		/* -x: calls into or out of libraries are not shown either */
+		if (exclude_dependent && (!own_image(p, g->app, g->caller) ||
+					  !own_image(p, g->app, g->callee)))
+			continue;
 		if (pp_cg_group_load(p, &p->cg[i], &err))
 			pp_note(n, "%s", err.msg);
-		add_cg_group(a, p, r, &p->cg[i]);
+		add_cg_group(a, p, r, g);
 	}
 	/* no rows are added from here on: the indexes stay valid */
 	index_arcs(a, r->nr, true, &a->in_first, &a->in_list);

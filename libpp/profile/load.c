@@ -173,28 +173,48 @@ static void *prefetch_symtabs(void *arg)
 	return NULL;
 }
 
-void pp_profile_load(struct pp_profile *p, struct pp_notes *n)
+/* read every group; how many files there were and how many were read */
+static void load_groups(struct pp_profile *p, struct pp_notes *n,
+			size_t *nr_files, size_t *nr_read)
 {
-	struct prefetch f = { .p = p };
-	pthread_t tid;
-	bool threaded;
 	size_t i;
 
-	f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
-	threaded = !pthread_create(&tid, NULL, prefetch_symtabs, &f);
+	*nr_files = *nr_read = 0;
 	for (i = 0; i < p->nr_groups; i++) {
 		struct op_err err;
 
 		if (pp_group_load(p, &p->groups[i], &err))
 			pp_note(n, "%s", err.msg);
+		*nr_files += p->groups[i].nr_files;
+		*nr_read += p->groups[i].nr_read;
 	}
+}
+
+int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
+		    struct op_err *err)
+{
+	struct prefetch f = { .p = p };
+	size_t nr_files, nr_read, i;
+	pthread_t tid;
+	bool threaded = false;
+
+	if (symbols) {
+		f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
+		threaded = !pthread_create(&tid, NULL, prefetch_symtabs, &f);
+	}
+	load_groups(p, n, &nr_files, &nr_read);
 	if (threaded)
 		pthread_join(tid, NULL);
-	for (i = 0; i < p->nr_images; i++) {
+	for (i = 0; symbols && i < p->nr_images; i++) {
 		if (f.tabs[i] && f.tabs[i]->source != PP_SYMS_NONE && !p->images[i].symtab)
 			p->images[i].symtab = f.tabs[i];
 		else
 			pp_symtab_free(f.tabs[i]);
 	}
 	free(f.tabs);
+	if (nr_files && !nr_read) {
+		op_err_set(err, "no sample file could be read (%zu skipped)", nr_files);
+		return PP_PROFILE_ERR_UNREADABLE;
+	}
+	return 0;
 }

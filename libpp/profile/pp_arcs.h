@@ -42,11 +42,13 @@ struct pp_arcs {
 
 /*
  * Load p's {cg} groups (an unreadable file is noted through n) and sum
- * them into arcs between rows of r, adding the rows arc ends need.  After
- * this, r gets no more rows.  Dies only on allocation failure.
+ * them into arcs between rows of r, adding the rows arc ends need.  With
+ * exclude_dependent (-x), arcs with an end outside the application's own
+ * image are left out, as OProfile 1.4 leaves them out.  After this, r
+ * gets no more rows.  Dies only on allocation failure.
  */
 void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
-		   struct pp_notes *n);
+		   bool exclude_dependent, struct pp_notes *n);
 void pp_arcs_release(struct pp_arcs *a);
 
 /* one entry of a caller or callee list */

@@ -157,10 +157,14 @@ int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
 
 /*
  * Read every group (a file that cannot be read is noted through n and
- * skipped) and, in a second thread meanwhile, the symbol
- * tables of the images with samples.
+ * skipped) and, with symbols, in a second thread meanwhile, the symbol
+ * tables of the images with samples.  Once per report: groups already
+ * read are not read again.  Returns 0, or PP_PROFILE_ERR_UNREADABLE (err
+ * says how many were skipped) when the profile has sample files and none
+ * of them could be read.
  */
-void pp_profile_load(struct pp_profile *p, struct pp_notes *n);
+int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
+		    struct op_err *err);
 
 /*
  * The symbol table of image i, loaded on first use (see pp_symbols.h);
@@ -171,7 +175,8 @@ struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i);
 #define PP_PROFILE_ERRORS						\
 	PP_PROFILE_ERROR(AXES, "samples differ along two axes")		\
 	PP_PROFILE_ERROR(EMPTY, "no sample files")			\
-	PP_PROFILE_ERROR(BAD_MERGE, "bad --merge value")
+	PP_PROFILE_ERROR(BAD_MERGE, "bad --merge value")		\
+	PP_PROFILE_ERROR(UNREADABLE, "no sample file could be read")
 
 enum pp_profile_error {
 	PP_PROFILE_ERR_BASE = -7200,

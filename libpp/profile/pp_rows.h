@@ -20,7 +20,8 @@
 struct pp_row {
 	size_t image;		/* index into the profile's images */
 	size_t app;		/* index into its apps */
-	const struct pp_sym *sym;	/* in the image's symbol table */
+	const struct pp_sym *sym;	/* in the image's symbol table; NULL in
+					 * rows per image */
 	uint64_t *counts;	/* [nr_classes] */
 	size_t index;		/* position in the rows array */
 };
@@ -31,21 +32,26 @@ struct pp_rows {
 	size_t nr_classes;
 	uint64_t *totals;	/* per class: every sample of the profile */
 	uint64_t *outside;	/* per class: samples in no symbol */
-	bool multiple_apps;	/* some image is used by more than one app */
+	bool multiple_apps;	/* some class has samples of more than one app
+				 * (with --merge=lib, the images are the apps) */
 	struct op_hmap index;	/* (image, app, sym) -> row */
 	size_t alloc;		/* rows allocated */
 };
 
 struct pp_rows_opts {
 	bool exclude_dependent;	/* only apps' own images */
+	bool per_image;		/* one row per (image, app), sym NULL: no
+				 * symbol table is read */
 };
 
 /*
- * Load every group of p (an unreadable sample file is noted through n)
- * and sum them into rows.  Dies only on allocation failure.
+ * Sum the groups of p, read by pp_profile_load(), into rows (opts NULL:
+ * every image, per symbol).  Symbol tables are loaded on demand (from
+ * pp_profile_load()'s when it read them).  Dies only on allocation
+ * failure.
  */
 void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
-		   const struct pp_rows_opts *opts, struct pp_notes *n);
+		   const struct pp_rows_opts *opts);
 void pp_rows_release(struct pp_rows *r);
 
 /* the row of (image, app, sym), or NULL */

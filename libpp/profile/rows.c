@@ -119,9 +119,42 @@ static void add_group(struct pp_rows *r, const struct pp_group *g,
 	}
 }
 
-void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
-		   const struct pp_rows_opts *opts, struct pp_notes *n)
+/* image i belongs to app: its own image, not a library it uses */
+static bool own_image(const struct pp_profile *p, size_t app, size_t image)
 {
+	return odb_image_id_equal(&p->apps[app].id, &p->images[image].id);
+}
+
+/*
+ * Does some class hold samples of more than one application?  (Then the
+ * reports name the application of each row, as OProfile 1.4 does; with
+ * --merge=lib every image is an application of its own.)
+ */
+static bool several_apps(const struct pp_profile *p, bool exclude)
+{
+	size_t *first = op_xcalloc(p->nr_classes + 1, sizeof(*first));
+	bool several = false;
+	size_t i;
+
+	for (i = 0; i < p->nr_groups && !several; i++) {
+		const struct pp_group *g = &p->groups[i];
+
+		if (exclude && !own_image(p, g->app, g->image))
+			continue;
+		if (!first[g->cls])
+			first[g->cls] = g->app + 1;
+		else if (first[g->cls] != g->app + 1)
+			several = true;
+	}
+	free(first);
+	return several;
+}
+
+void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
+		   const struct pp_rows_opts *opts)
+{
+	bool exclude = opts && opts->exclude_dependent;
+	bool per_image = opts && opts->per_image;
 	size_t i, k;
 
 	memset(r, 0, sizeof(*r));
@@ -129,10 +162,15 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 	r->totals = op_xcalloc(p->nr_classes, sizeof(*r->totals));
 	r->outside = op_xcalloc(p->nr_classes, sizeof(*r->outside));
 	op_hmap_init(&r->index);
-	pp_profile_load(p, n);
-	for (i = 0; i < p->nr_groups; i++)
-		r->totals[p->groups[i].cls] += p->groups[i].total;
-	for (i = 0; i < p->nr_images; i++) {
+	for (i = 0; i < p->nr_groups; i++) {
+		const struct pp_group *g = &p->groups[i];
+
+		r->totals[g->cls] += g->total;
+		/* per image, rows come in the order of the groups */
+		if (per_image && !(exclude && !own_image(p, g->app, g->image)))
+			pp_rows_get(r, g->image, g->app, NULL)->counts[g->cls] += g->total;
+	}
+	for (i = 0; !per_image && i < p->nr_images; i++) {
 		const struct pp_image *im = &p->images[i];
 		const struct pp_symtab *t;
 
@@ -142,17 +180,11 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 		for (k = 0; k < im->nr_groups; k++) {
 			const struct pp_group *g = &p->groups[im->groups[k]];
 
-			if (opts && opts->exclude_dependent &&
-			    !odb_image_id_equal(&p->apps[g->app].id, &im->id))
-				continue;
-			add_group(r, g, t);
+			if (!(exclude && !own_image(p, g->app, i)))
+				add_group(r, g, t);
 		}
 	}
-	/*
-	 * An app column once there is more than one app, but not with
-	 * --merge=lib, where the apps are the images themselves.
-	 */
-	r->multiple_apps = p->nr_apps > 1 && !(p->merge & PP_MERGE_LIB);
+	r->multiple_apps = several_apps(p, exclude);
 }
 
 void pp_rows_release(struct pp_rows *r)

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * opannotate's model (pp_annotate.h): the symbols to annotate, each with
- * its samples summed over the applications that used its image, their
- * per-address counts on demand, and what every annotation prints: the
- * count columns, the blank columns, the per-symbol totals and the
- * comment block at the top.  pp_annotate_src.c and pp_annotate_asm.c
- * write the two kinds of annotation from it.
+ * opannotate: where inside functions the samples fall, as annotated
+ * source files (every line of each file with samples, a count column per
+ * class on the lines that have them, per-function totals, and a summary
+ * of inlined code at its call sites) or annotated disassembly (one line
+ * per instruction, per symbol), or both interleaved.  Formats follow
+ * OProfile 1.4's opannotate (count width 6, opreport's percent format,
+ * the comment blocks); see doc/opannotate.1.
+ *
+ * This file holds the model both are written from: the symbols to
+ * annotate, each with its samples summed over the applications that used
+ * its image (an image is annotated once), their per-address counts on
+ * demand, and what every annotation prints: the count columns, the blank
+ * columns, the per-symbol totals and the comment block at the top.
+ * annotate_src.c and annotate_asm.c write the two kinds of annotation.
+ * Percentages are of all samples in symbols.
  */
 #include "config.h"
 
@@ -58,22 +67,10 @@ static int free_slot(void *val, void *data)
 }
 
 /* an entry's rows (one per application), in a list of its own */
-static void add_row(struct pp_ann_sym *s, size_t row)
+static void add_row(struct pp_ann_sym *s, const struct pp_row *row)
 {
 	s->rows = op_xreallocarray(s->rows, s->nr_rows + 1, sizeof(*s->rows));
 	s->rows[s->nr_rows++] = row;
-}
-
-static bool over_threshold(const struct pp_ann *a, const uint64_t *counts)
-{
-	size_t c;
-
-	if (a->o->threshold <= 0)
-		return true;
-	for (c = 0; c < a->nr_classes; c++)
-		if (pp_ratio(counts[c], a->totals[c]) >= a->o->threshold)
-			return true;
-	return false;
 }
 
 /* most samples first (the first class), then by image and address */
@@ -97,25 +94,19 @@ static int by_address(const void *pa, const void *pb)
 	return x->sym->start < y->sym->start ? -1 : x->sym->start > y->sym->start;
 }
 
-/* sum the rows into entries per (image, symbol) */
+/* sum the rows shown (-i/-e, -x applied) into entries per (image, symbol) */
 static void gather(struct pp_ann *a)
 {
 	struct op_hmap index = OP_HMAP_INIT;
 	size_t i, c;
 
-	for (i = 0; i < a->rows.nr; i++) {
-		const struct pp_row *row = &a->rows.rows[i];
-		size_t e;
+	for (i = 0; i < a->s->nr_sel; i++) {
+		const struct pp_row *row = a->s->sel[i];
+		size_t e = ann_entry(a, &index, row->image, row->sym);
 
 		for (c = 0; c < a->nr_classes; c++)
-			a->totals[c] += row->counts[c];
-		if (!pp_sym_passes(a->o->include_symbols, a->o->exclude_symbols,
-				   row->sym, a->o->demangle))
-			continue;
-		e = ann_entry(a, &index, row->image, row->sym);
-		for (c = 0; c < a->nr_classes; c++)
 			a->syms[e].counts[c] += row->counts[c];
-		add_row(&a->syms[e], i);
+		add_row(&a->syms[e], row);
 	}
 	op_hmap_for_each(&index, free_slot, NULL);
 	op_hmap_release(&index);
@@ -132,7 +123,8 @@ static void select_syms(struct pp_ann *a, bool threshold)
 
 		for (c = 0; c < a->nr_classes; c++)
 			any |= s->counts[c] != 0;
-		if (any && (!threshold || over_threshold(a, s->counts))) {
+		if (any && (!threshold || pp_over_threshold(a->o->threshold, s->counts,
+							    a->totals, a->nr_classes))) {
 			a->syms[w++] = *s;
 			continue;
 		}
@@ -142,7 +134,7 @@ static void select_syms(struct pp_ann *a, bool threshold)
 	a->nr_syms = w;
 	if (a->nr_syms)		/* (syms may be NULL: qsort wants an array) */
 		qsort(a->syms, a->nr_syms, sizeof(*a->syms),
-		      a->o->by_address ? by_address : by_samples);
+		      a->o->annotate.by_address ? by_address : by_samples);
 }
 
 static void name_syms(struct pp_ann *a)
@@ -160,22 +152,20 @@ static void name_syms(struct pp_ann *a)
 	free(syms);
 }
 
-void pp_ann_build(struct pp_ann *a, struct pp_profile *p,
-		  const struct pp_annotate_opts *o, struct pp_notes *n)
+void pp_ann_build(struct pp_ann *a, struct pp_report *r)
 {
-	struct pp_rows_opts ro = { .exclude_dependent = o->exclude_dependent };
-
 	memset(a, 0, sizeof(*a));
-	a->p = p;
-	a->o = o;
-	a->n = n;
-	a->nr_classes = p->nr_classes;
-	a->totals = op_xcalloc(a->nr_classes, sizeof(*a->totals));
-	pp_rows_build(&a->rows, p, &ro, n);
-	pp_check_images(p, n);
+	a->r = r;
+	a->s = &r->sides[0];
+	a->p = a->s->p;
+	a->o = r->o;
+	a->assembly = (r->output->mode & PP_MODE_ASSEMBLY) != 0;
+	a->source = (r->output->mode & PP_MODE_SOURCE) != 0;
+	a->nr_classes = a->p->nr_classes;
+	a->totals = a->s->totals;
 	gather(a);
 	/* -t selects symbols for assembly, files for source (OProfile's rule) */
-	select_syms(a, o->assembly);
+	select_syms(a, a->assembly);
 	name_syms(a);
 }
 
@@ -189,8 +179,6 @@ void pp_ann_release(struct pp_ann *a)
 		free(a->syms[i].name);
 	}
 	free(a->syms);
-	free(a->totals);
-	pp_rows_release(&a->rows);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -230,12 +218,11 @@ void pp_ann_for_each_key(struct pp_ann *a, size_t i,
 	size_t k, r, c;
 
 	if (s->nr_rows == 1) {
-		pp_rows_for_each_key(a->p, &a->rows, &a->rows.rows[s->rows[0]], fn, data);
+		pp_rows_for_each_key(a->p, &a->s->rows, s->rows[0], fn, data);
 		return;
 	}
 	for (r = 0; r < s->nr_rows; r++)
-		pp_rows_for_each_key(a->p, &a->rows, &a->rows.rows[s->rows[r]],
-				     collect_key, &g);
+		pp_rows_for_each_key(a->p, &a->s->rows, s->rows[r], collect_key, &g);
 	tmp = op_xcalloc(g.nr + 1, sizeof(*tmp));
 	sum = op_xcalloc(a->nr_classes, sizeof(*sum));
 	v = op_sort_kv(g.kv, tmp, g.nr);
@@ -305,8 +292,7 @@ void pp_ann_symbol_total(struct op_strbuf *sb, const struct pp_ann *a, size_t i)
 }
 
 /* the report header (CPU, event, classes) as comment lines */
-static void header_lines(FILE *out, const struct pp_ann *a,
-			 const struct pp_session_info *info)
+static void header_lines(FILE *out, const struct pp_ann *a)
 {
 	struct pp_report_opts ro = { .demangle = a->o->demangle };
 	char *text = NULL, *line, *next;
@@ -315,7 +301,7 @@ static void header_lines(FILE *out, const struct pp_ann *a,
 
 	if (!mem)
 		op_die(1, "out of memory");
-	pp_report_header(mem, a->p, info, &ro);
+	pp_report_header(mem, a->p, a->r->info, &ro);
 	if (fclose(mem))
 		op_die(1, "out of memory");
 	for (line = text; line && *line; line = next) {
@@ -327,19 +313,20 @@ static void header_lines(FILE *out, const struct pp_ann *a,
 	free(text);
 }
 
-void pp_ann_info(FILE *out, const struct pp_ann *a, const struct pp_session_info *info)
+void pp_ann_info(FILE *out, const struct pp_ann *a)
 {
-	const struct pp_annotate_opts *o = a->o;
+	const struct pp_report_opts *o = a->o;
 
 	fputs("/* \n", out);
 	fprintf(out, " * Command line: %s \n", o->command_line ? o->command_line : "opannotate");
 	fputs(" * \n * Interpretation of command line:\n", out);
-	if (o->assembly) {
+	if (a->assembly) {
 		fputs(" * Output annotated assembly listing with samples\n", out);
-		if (o->source)
+		if (a->source)
 			fputs(" * Interleaved with the source lines of each instruction\n", out);
-		if (o->disasm_options)
-			fprintf(out, " * Disassembler options: \"%s\"\n", o->disasm_options);
+		if (o->annotate.disasm_options)
+			fprintf(out, " * Disassembler options: \"%s\"\n",
+				o->annotate.disasm_options);
 	} else {
 		fputs(" * Output annotated source file with samples\n", out);
 		if (o->threshold > 0)
@@ -349,30 +336,45 @@ void pp_ann_info(FILE *out, const struct pp_ann *a, const struct pp_session_info
 			fputs(" * Output all files\n", out);
 	}
 	fputs(" * \n", out);
-	header_lines(out, a, info);
+	header_lines(out, a);
 	fputs(" */\n", out);
 }
 
-int pp_annotate(FILE *out, struct pp_profile *p,
-		const struct pp_session_info *info,
-		const struct pp_annotate_opts *o, struct pp_notes *n,
-		struct op_err *err)
+/*
+ * The model of r, or PP_REPORT_ERR_NOTHING (err says why) when no symbol
+ * with samples passes the filters.
+ */
+static int build(struct pp_ann *a, struct pp_report *r, struct op_err *err)
+{
+	pp_ann_build(a, r);
+	if (a->nr_syms)
+		return 0;
+	op_err_set(err, "no symbol with samples passes the filters%s",
+		   r->o->threshold > 0 ? " and the threshold" : "");
+	pp_ann_release(a);
+	return PP_REPORT_ERR_NOTHING;
+}
+
+int pp_write_annotated_source(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct pp_ann a;
-	int ret;
+	int ret = build(&a, r, err);
 
-	pp_ann_build(&a, p, o, n);
-	if (!a.nr_syms) {
-		op_err_set(err, "no symbol with samples passes the filters%s",
-			   o->threshold > 0 ? " and the threshold" : "");
-		pp_ann_release(&a);
-		return 1;
-	}
-	a.info = info;
-	if (o->assembly)
-		ret = pp_annotate_asm(&a, out, err);
-	else
-		ret = pp_annotate_src(&a, out, err);
+	if (ret)
+		return ret;
+	ret = pp_annotate_src(&a, out, err);
+	pp_ann_release(&a);
+	return ret;
+}
+
+int pp_write_annotated_assembly(struct pp_report *r, FILE *out, struct op_err *err)
+{
+	struct pp_ann a;
+	int ret = build(&a, r, err);
+
+	if (ret)
+		return ret;
+	ret = pp_annotate_asm(&a, out, err);
 	pp_ann_release(&a);
 	return ret;
 }

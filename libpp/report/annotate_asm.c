@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * opannotate --assembly (pp_annotate.h): per image, its symbols (most
+ * opannotate --assembly (annotate.c): per image, its symbols (most
  * samples first, or by address), each as objdump shows it -- a line
  * "ADDRESS <name>:" with the symbol's total, then one line per
  * instruction -- with a count column on the instructions that have
@@ -210,7 +210,7 @@ static void whole_symbol(struct asm_ctx *c, struct op_strbuf *sb,
 		size_t n = decode(c, code + (off - start), end - off, off, &text);
 		bool any = samples_in(c, &k, off, off + n, sum);
 
-		if (c->a->o->source)
+		if (c->a->source)
 			source_line(c, sb, off);
 		insn_line(c, sb, pp_symtab_vma(c->t, off), any ? sum : NULL,
 			  text.len ? text.buf : "(bad)");
@@ -233,7 +233,7 @@ static void sampled_only(struct asm_ctx *c, struct op_strbuf *sb)
 		const char *why;
 		long got = pp_symtab_code(c->t, key, code, sizeof(code), &why);
 
-		if (c->a->o->source)
+		if (c->a->source)
 			source_line(c, sb, key);
 		op_strbuf_reset(&text);
 		if (got > 0)
@@ -251,7 +251,7 @@ static void no_code(struct asm_ctx *c, struct op_strbuf *sb)
 	size_t k;
 
 	for (k = 0; k < c->nr_keys; k++) {
-		if (c->a->o->source)
+		if (c->a->source)
 			source_line(c, sb, c->keys[k].key);
 		insn_line(c, sb, pp_symtab_vma(c->t, c->keys[k].key),
 			  &c->counts[c->keys[k].value * c->a->nr_classes], "(no code)");
@@ -290,7 +290,7 @@ static void put_symbol(struct asm_ctx *c, size_t i)
 		long got = pp_symtab_code(c->t, start, code, end - start, &why);
 
 		if (got <= 0) {
-			pp_note(c->a->n, "cannot read the code of %s: %s", s->name, why);
+			pp_note(c->a->r->notes, "cannot read the code of %s: %s", s->name, why);
 			no_code(c, &sb);
 		} else {
 			whole_symbol(c, &sb, code, start, start + (uint64_t)got);
@@ -315,24 +315,24 @@ static void open_image(struct asm_ctx *c, size_t image)
 	c->digits = 16;
 	/* -s -a: say why there will be no source lines (a binary not found
 	 * was named by pp_check_images() already) */
-	if (c->a->o->source && (c->t->file || !c->t->missing)) {
+	if (c->a->source && (c->t->file || !c->t->missing)) {
 		const char *no_lines = pp_symtab_no_lines(c->t);
 
 		if (no_lines)
-			pp_note(c->a->n, "%s", no_lines);
+			pp_note(c->a->r->notes, "%s", no_lines);
 	}
 	if (pp_symtab_code(c->t, c->t->nr ? c->t->syms[0].start : 0, &probe, 1, &why) < 0) {
-		pp_note(c->a->n, "no disassembly for '%s': %s",
+		pp_note(c->a->r->notes, "no disassembly for '%s': %s",
 			c->a->p->images[image].id.name, why);
 		return;
 	}
-	ret = pp_disasm_open(c->t->file, c->a->o->disasm_options, &c->d, &err);
+	ret = pp_disasm_open(c->t->file, c->a->o->annotate.disasm_options, &c->d, &err);
 	if (ret) {
 		if (err.msg[0])
-			pp_note(c->a->n, "%s", err.msg);
+			pp_note(c->a->r->notes, "%s", err.msg);
 		else
-			pp_note(c->a->n, "cannot disassemble '%s': %s", c->t->file,
-				pp_disasm_strerror(ret));
+			pp_note(c->a->r->notes, "cannot disassemble '%s': %s", c->t->file,
+				pp_symbols_strerror(ret));
 		c->d = NULL;
 		return;
 	}
@@ -344,7 +344,8 @@ static void open_image(struct asm_ctx *c, size_t image)
 /*
  * Disassembler options are checked against the machine of each image with
  * code before anything is written: an option no image's machine knows is
- * a usage error (2, the message in err), not an empty listing.
+ * an error (PP_SYMBOLS_ERR_BAD_OPTIONS, the message in err; the tool
+ * calls it a usage error), not an empty listing.
  */
 static int check_options(struct pp_ann *a, struct op_err *err)
 {
@@ -352,7 +353,7 @@ static int check_options(struct pp_ann *a, struct op_err *err)
 	size_t i;
 	int ret = 0;
 
-	if (!a->o->disasm_options)
+	if (!a->o->annotate.disasm_options)
 		return 0;
 	seen = op_xcalloc(a->p->nr_images + 1, sizeof(*seen));
 	for (i = 0; i < a->nr_syms && !ret; i++) {
@@ -367,9 +368,9 @@ static int check_options(struct pp_ann *a, struct op_err *err)
 		seen[image] = true;
 		if (pp_symtab_code(t, t->nr ? t->syms[0].start : 0, &probe, 1, &why) < 0)
 			continue;	/* no code: nothing to decode with them */
-		if (pp_disasm_open(t->file, a->o->disasm_options, &d, err) ==
-		    PP_DISASM_ERR_BAD_OPTIONS)
-			ret = 2;
+		if (pp_disasm_open(t->file, a->o->annotate.disasm_options, &d, err) ==
+		    PP_SYMBOLS_ERR_BAD_OPTIONS)
+			ret = PP_SYMBOLS_ERR_BAD_OPTIONS;
 		pp_disasm_close(d);
 	}
 	free(seen);
@@ -396,14 +397,16 @@ int pp_annotate_asm(struct pp_ann *a, FILE *out, struct op_err *err)
 	bool *done = op_xcalloc(a->p->nr_images + 1, sizeof(*done));
 	struct op_strbuf sb = OP_STRBUF_INIT, title = OP_STRBUF_INIT;
 	size_t i, k;
+	int ret;
 
-	if (check_options(a, err)) {
+	ret = check_options(a, err);
+	if (ret) {
 		free(done);
-		return 2;
+		return ret;
 	}
-	pp_srcfiles_init(&c.srcs, a->o, a->n);
+	pp_srcfiles_init(&c.srcs, &a->o->annotate, a->r->notes);
 	c.counts = NULL;
-	pp_ann_info(out, a, a->info);
+	pp_ann_info(out, a);
 	/* images in the order of their first symbol; symbols in model order */
 	for (i = 0; i < a->nr_syms; i++) {
 		size_t image = a->syms[i].image;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * opannotate --source (pp_annotate.h): every source file with samples,
+ * opannotate --source (annotate.c): every source file with samples,
  * most samples first, each under a comment with its totals and then
  * line by line with a count column on the lines that have samples.  The
  * line where a function starts also shows the function's total; the line
@@ -181,7 +181,7 @@ static void gather(struct src_ctx *s)
 
 			/* a binary not found was named by pp_check_images() */
 			if (s->t->file || !s->t->missing)
-				pp_note(a->n, "%s", no_lines);
+				pp_note(a->r->notes, "%s", no_lines);
 			for (c = 0; c < a->nr_classes; c++)
 				s->unlined[sym->image] += sym->counts[c];
 			continue;
@@ -198,14 +198,7 @@ static void gather(struct src_ctx *s)
 
 static bool file_over_threshold(const struct pp_ann *a, const struct file_data *f)
 {
-	size_t c;
-
-	if (a->o->threshold <= 0)
-		return true;
-	for (c = 0; c < a->nr_classes; c++)
-		if (pp_ratio(f->total[c], a->totals[c]) >= a->o->threshold)
-			return true;
-	return false;
+	return pp_over_threshold(a->o->threshold, f->total, a->totals, a->nr_classes);
 }
 
 static bool glob_matches(const char *const *globs, const char *path)
@@ -319,7 +312,7 @@ static void file_body(FILE *out, const struct pp_ann *a, struct file_data *f)
 		put_line(out, a, &f->lines[k], label);
 	}
 	if (found && f->nr && f->lines[f->nr - 1].line > n)
-		pp_note(a->n, "the source file '%s' has %u lines but the debug information "
+		pp_note(a->r->notes, "the source file '%s' has %u lines but the debug information "
 			"names line %u: it changed since the binary was built", src->path, n,
 			f->lines[f->nr - 1].line);
 }
@@ -344,7 +337,7 @@ static size_t chosen_files(struct src_ctx *s, struct file_data ***out)
 		if (!f->nr || !file_over_threshold(s->a, f))
 			continue;
 		f->src = pp_srcfiles_get(&s->srcs, f->name);
-		if (!file_selected(s->a->o, f->src->path ? f->src->path : f->name))
+		if (!file_selected(&s->a->o->annotate, f->src->path ? f->src->path : f->name))
 			continue;
 		v[n++] = f;
 	}
@@ -369,7 +362,7 @@ static void report_unlined(struct src_ctx *s)
 		t = pp_image_symtab(a->p, i);
 		if (pp_symtab_no_lines(t))
 			continue;	/* said already */
-		pp_note(a->n, "%" PRIu64 " samples (%.2f%%) in '%s' are at addresses without "
+		pp_note(a->r->notes, "%" PRIu64 " samples (%.2f%%) in '%s' are at addresses without "
 			"line information", s->unlined[i], pp_ratio(s->unlined[i], all),
 			t->file ? t->file : a->p->images[i].id.name);
 	}
@@ -395,7 +388,7 @@ static char *out_path(const char *dir, const char *path)
 static int output_dir_ready(struct src_ctx *s, struct file_data **files, size_t nr,
 			    char **real_dir, struct op_err *err)
 {
-	const char *dir = s->a->o->output_dir;
+	const char *dir = s->a->o->annotate.output_dir;
 	char *real;
 	size_t i, len;
 	int ret = op_mkdir_p(dir, 0755);
@@ -403,13 +396,14 @@ static int output_dir_ready(struct src_ctx *s, struct file_data **files, size_t 
 	if (ret) {
 		op_err_set(err, "cannot create the output directory '%s': %s", dir,
 			   op_strerror(ret));
-		return 1;
+		return ret;
 	}
 	real = realpath(dir, NULL);
 	if (!real) {
+		ret = -errno;
 		op_err_set(err, "cannot use the output directory '%s': %s", dir,
-			   op_strerror(-errno));
-		return 1;
+			   op_strerror(ret));
+		return ret;
 	}
 	len = strlen(real);
 	for (i = 0; i < nr; i++) {
@@ -428,7 +422,7 @@ static int output_dir_ready(struct src_ctx *s, struct file_data **files, size_t 
 				   "apart from the sources)", dir, src);
 			free(src);
 			free(real);
-			return 1;
+			return PP_REPORT_ERR_OUTPUT_DIR;
 		}
 		free(src);
 	}
@@ -449,9 +443,10 @@ static int write_copy(struct src_ctx *s, const char *dir, struct file_data *f,
 	int ret;
 
 	if (!real) {
+		ret = -errno;
 		op_err_set(err, "cannot resolve the source file '%s': %s", f->src->path,
-			   op_strerror(-errno));
-		return 1;
+			   op_strerror(ret));
+		return ret;
 	}
 	path = out_path(dir, real);
 	free(real);
@@ -460,22 +455,25 @@ static int write_copy(struct src_ctx *s, const char *dir, struct file_data *f,
 		op_err_set(err, "cannot create the directory of '%s': %s", path,
 			   op_strerror(ret));
 		free(path);
-		return 1;
+		return ret;
 	}
 	out = fopen(path, "we");
 	if (!out) {
-		op_err_set(err, "cannot write '%s': %s", path, op_strerror(-errno));
+		ret = -errno;
+		op_err_set(err, "cannot write '%s': %s", path, op_strerror(ret));
 		free(path);
-		return 1;
+		return ret;
 	}
 	file_body(out, s->a, f);
 	file_header(out, s->a, f);
-	pp_ann_info(out, s->a, s->a->info);
-	ret = ferror(out);
-	if (fclose(out) || ret) {
-		op_err_set(err, "cannot write '%s': %s", path, op_strerror(-errno));
+	pp_ann_info(out, s->a);
+	ret = ferror(out) ? -EIO : 0;
+	if (fclose(out) && !ret)
+		ret = -errno;
+	if (ret) {
+		op_err_set(err, "cannot write '%s': %s", path, op_strerror(ret));
 		free(path);
-		return 1;
+		return ret;
 	}
 	free(path);
 	return 0;
@@ -486,24 +484,20 @@ static int write_copies(struct src_ctx *s, struct file_data **files, size_t nr,
 {
 	char *dir = NULL;
 	size_t i, written = 0;
+	int ret = output_dir_ready(s, files, nr, &dir, err);
 
-	if (output_dir_ready(s, files, nr, &dir, err))
-		return 1;
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr && !ret; i++) {
 		if (!files[i]->src->path)
-			continue;	/* warned when looked for */
-		if (write_copy(s, dir, files[i], err)) {
-			free(dir);
-			return 1;
-		}
+			continue;	/* noted when looked for */
+		ret = write_copy(s, dir, files[i], err);
 		written++;
 	}
 	free(dir);
-	if (!written) {
+	if (!ret && !written) {
 		op_err_set(err, "no source file found to annotate");
-		return 1;
+		ret = PP_REPORT_ERR_NOTHING;
 	}
-	return 0;
+	return ret;
 }
 
 static void release(struct src_ctx *s)
@@ -540,18 +534,18 @@ int pp_annotate_src(struct pp_ann *a, FILE *out, struct op_err *err)
 
 	op_hmap_init(&s.index);
 	s.unlined = op_xcalloc(a->p->nr_images + 1, sizeof(*s.unlined));
-	pp_srcfiles_init(&s.srcs, a->o, a->n);
+	pp_srcfiles_init(&s.srcs, &a->o->annotate, a->r->notes);
 	gather(&s);
 	report_unlined(&s);
 	nr = chosen_files(&s, &files);
 	if (!nr) {
 		op_err_set(err, s.nr_files ? "no source file passes the threshold and "
 			   "file filters" : "no sample has source line information");
-		ret = 1;
-	} else if (a->o->output_dir) {
+		ret = PP_REPORT_ERR_NOTHING;
+	} else if (a->o->annotate.output_dir) {
 		ret = write_copies(&s, files, nr, err);
 	} else {
-		pp_ann_info(out, a, a->info);
+		pp_ann_info(out, a);
 		for (i = 0; i < nr; i++) {
 			file_header(out, a, files[i]);
 			file_body(out, a, files[i]);

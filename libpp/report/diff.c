@@ -5,7 +5,8 @@
  * each symbol changed from the first profile, in percent of its first
  * share.  Symbols are matched by image, application and symbol name; a
  * symbol only in the second profile shows "+++", one only in the first
- * "---" (with its old count).
+ * "---" (with its old count).  Each side is prepared on its own: -t, -i,
+ * -e and -x choose a side's rows against that side's totals.
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "libpp/report/report_int.h"
+#include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
@@ -23,9 +25,18 @@ enum side { BOTH, OLD_ONLY, NEW_ONLY };
 
 struct drow {
 	const struct pp_row *row;	/* shown: the second's, or the first's */
-	struct pp_profile *p;		/* its profile */
+	struct pp_side *s;		/* its side */
 	enum side side;
 	double *diff;			/* per class, percent */
+};
+
+struct diffctx {
+	struct pp_report *r;
+	struct pp_side *first, *second;
+	struct drow *rows;
+	size_t nr;
+	size_t nr_classes;
+	bool show_image, show_app;
 };
 
 static uint64_t key_hash(const struct pp_profile *p, const struct pp_row *row)
@@ -56,152 +67,195 @@ static int by_count(const void *a, const void *b, void *arg)
 	return *(const bool *)arg ? -r : r;
 }
 
-static uint64_t *totals_of(const struct pp_rows *r)
+/* the class names of p, "a, b, c", for a message */
+static void class_list(struct op_strbuf *sb, const struct pp_profile *p)
 {
-	uint64_t *t = op_xcalloc(r->nr_classes, sizeof(*t));
-	size_t i, c;
+	size_t i;
 
-	for (i = 0; i < r->nr; i++)
-		for (c = 0; c < r->nr_classes; c++)
-			t[c] += r->rows[i].counts[c];
-	return t;
+	for (i = 0; i < p->nr_classes; i++)
+		op_strbuf_addf(sb, "%s%s", i ? ", " : "",
+			       p->classes[i].name && *p->classes[i].name ?
+			       p->classes[i].name : "all samples");
 }
 
-int pp_report_diff(FILE *out, struct pp_profile *first,
-		   struct pp_profile *second, const struct pp_report_opts *o,
-		   struct pp_notes *n)
+/*
+ * The two sides are compared column by column: they need as many
+ * columns, along the same axis.
+ */
+static int same_columns(const struct pp_profile *a, const struct pp_profile *b,
+			struct op_err *err)
 {
-	struct pp_rows_opts ro = { .exclude_dependent = o->exclude_dependent };
-	struct pp_rows r1, r2;
-	struct op_hmap index = OP_HMAP_INIT;
-	struct pp_names nm1, nm2;
-	struct drow *rows;
-	uint64_t *t1, *t2;
-	size_t nr = 0, i, c, nrc = second->nr_classes;
-	bool *matched, show_image = false, show_app, rev = o->reverse;
-	struct pp_line l;
+	struct op_strbuf sb = OP_STRBUF_INIT;
 
-	if (first->nr_classes != nrc) {
-		pp_note(n, "the two profiles have different columns (%zu and %zu): "
-			"only the first column of each is compared", first->nr_classes, nrc);
-		nrc = 1;
+	if (a->nr_classes == b->nr_classes && (a->nr_classes == 1 || a->axis == b->axis))
+		return 0;
+	op_strbuf_addstr(&sb, "the two profiles of the differential have different "
+			 "columns: ");
+	class_list(&sb, a);
+	op_strbuf_addstr(&sb, " against ");
+	class_list(&sb, b);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	op_err_set(err, "%s", sb.buf);
+	op_strbuf_release(&sb);
+	return PP_REPORT_ERR_COLUMNS;
+}
+
+/* which rows of s are shown: a flag per row index */
+static bool *shown_rows(const struct pp_side *s)
+{
+	bool *shown = op_xcalloc(s->rows.nr + 1, sizeof(*shown));
+	size_t i;
+
+	for (i = 0; i < s->nr_sel; i++)
+		shown[s->sel[i]->index] = true;
+	return shown;
+}
+
+static void add(struct diffctx *d, const struct pp_row *row, struct pp_side *s,
+		enum side side)
+{
+	d->rows[d->nr].row = row;
+	d->rows[d->nr].s = s;
+	d->rows[d->nr].side = side;
+	d->rows[d->nr].diff = op_xcalloc(d->nr_classes + 1, sizeof(double));
+	d->nr++;
+}
+
+/* the change of a symbol's share, in percent of its first share */
+static void set_diff(struct diffctx *d, struct drow *dr, const struct pp_row *a)
+{
+	size_t c;
+
+	for (c = 0; c < d->nr_classes; c++) {
+		double p1 = pp_ratio(a->counts[c], d->first->totals[c]);
+		double p2 = pp_ratio(dr->row->counts[c], d->second->totals[c]);
+
+		dr->diff[c] = p1 > 0 ? (p2 - p1) * 100.0 / p1 : INFINITY;
 	}
-	pp_rows_build(&r1, first, &ro, n);
-	pp_rows_build(&r2, second, &ro, n);
-	pp_check_images(first, n);
-	pp_check_images(second, n);
-	t1 = totals_of(&r1);
-	t2 = totals_of(&r2);
-	for (i = 0; i < r1.nr; i++)
-		if (op_hmap_insert(&index, key_hash(first, &r1.rows[i]), &r1.rows[i]))
+}
+
+/* the rows of both sides, matched: every second row, the first's unmatched */
+static void match(struct diffctx *d)
+{
+	const struct pp_rows *r1 = &d->first->rows, *r2 = &d->second->rows;
+	struct op_hmap index = OP_HMAP_INIT;
+	bool *matched = op_xcalloc(r1->nr + 1, sizeof(*matched));
+	bool *shown1 = shown_rows(d->first), *shown2 = shown_rows(d->second);
+	size_t i;
+
+	for (i = 0; i < r1->nr; i++)
+		if (op_hmap_insert(&index, key_hash(d->first->p, &r1->rows[i]), &r1->rows[i]))
 			op_die(1, "out of memory");
-	matched = op_xcalloc(r1.nr + 1, sizeof(*matched));
-	rows = op_xcalloc(r1.nr + r2.nr + 1, sizeof(*rows));
-	for (i = 0; i < r2.nr; i++) {
-		const struct pp_row *b = &r2.rows[i], *a = NULL, *cand;
-		uint64_t h = key_hash(second, b);
+	d->rows = op_xcalloc(r1->nr + r2->nr + 1, sizeof(*d->rows));
+	for (i = 0; i < r2->nr; i++) {
+		const struct pp_row *b = &r2->rows[i], *a = NULL, *cand;
+		uint64_t h = key_hash(d->second->p, b);
 		struct op_hmap_iter it;
 
 		for (cand = op_hmap_first(&index, h, &it); cand;
 		     cand = op_hmap_next(&index, h, &it))
-			if (same_key(first, cand, second, b)) {
+			if (same_key(d->first->p, cand, d->second->p, b)) {
 				a = cand;
 				break;
 			}
-		rows[nr].row = b;
-		rows[nr].p = second;
-		rows[nr].diff = op_xcalloc(nrc, sizeof(double));
-		rows[nr].side = a ? BOTH : NEW_ONLY;
-		if (a) {
+		if (a)
 			matched[a->index] = true;
-			for (c = 0; c < nrc; c++) {
-				double p1 = pp_ratio(a->counts[c], t1[c]);
-				double p2 = pp_ratio(b->counts[c], t2[c]);
-
-				rows[nr].diff[c] = p1 > 0 ? (p2 - p1) * 100.0 / p1 : INFINITY;
-			}
-		}
-		nr++;
-	}
-	for (i = 0; i < r1.nr; i++) {
-		if (matched[i])
+		if (!shown2[i])
 			continue;
-		rows[nr].row = &r1.rows[i];
-		rows[nr].p = first;
-		rows[nr].side = OLD_ONLY;
-		rows[nr].diff = op_xcalloc(nrc, sizeof(double));
-		nr++;
+		add(d, b, d->second, a ? BOTH : NEW_ONLY);
+		if (a)
+			set_diff(d, &d->rows[d->nr - 1], a);
 	}
-	qsort_r(rows, nr, sizeof(*rows), by_count, &rev);
-	for (i = 1; i < nr; i++)
-		if (strcmp(rows[i].p->images[rows[i].row->image].id.name,
-			   rows[0].p->images[rows[0].row->image].id.name))
-			show_image = true;
-	show_app = r1.multiple_apps || r2.multiple_apps;
-	pp_names_init(&nm1, first, o);
-	pp_names_init(&nm2, second, o);
-	if (!o->no_header) {
-		pp_line_start(&l, out, NULL);
-		for (c = 0; c < nrc; c++) {
-			pp_line_field(&l, "samples", W_SAMPLES);
-			pp_line_field(&l, "%", W_PERCENT);
-			pp_line_field(&l, "diff %", W_DIFF);
-		}
-		if (show_image)
-			pp_line_field(&l, "image name", W_IMAGE);
-		if (show_app)
-			pp_line_field(&l, "app name", W_APP);
-		pp_line_field(&l, "symbol name", W_SYMBOL);
-		pp_line_end(&l);
-	}
-	for (i = 0; i < nr; i++) {
-		const struct drow *d = &rows[i];
-		struct pp_names *nm = d->p == first ? &nm1 : &nm2;
-		char buf[64], *name;
-
-		if (!pp_over_threshold(o, d->row->counts, d->side == OLD_ONLY ? t1 : t2, nrc))
-			continue;
-		name = pp_symbol_display(d->row->sym, o->demangle);
-		if (!pp_symbol_selected(o, d->row->sym->name, name)) {
-			free(name);
-			continue;
-		}
-		pp_line_start(&l, out, NULL);
-		for (c = 0; c < nrc; c++) {
-			pp_format_count(buf, sizeof(buf), d->row->counts[c]);
-			pp_line_field(&l, buf, W_SAMPLES);
-			if (d->side == OLD_ONLY)
-				snprintf(buf, sizeof(buf), "---");
-			else
-				pp_format_percent(buf, sizeof(buf),
-						  pp_ratio(d->row->counts[c], t2[c]), false);
-			pp_line_field(&l, buf, W_PERCENT);
-			if (d->side == OLD_ONLY)
-				snprintf(buf, sizeof(buf), "---");
-			else if (d->side == NEW_ONLY || isinf(d->diff[c]))
-				snprintf(buf, sizeof(buf), "+++");
-			else
-				pp_format_percent(buf, sizeof(buf), d->diff[c], true);
-			pp_line_field(&l, buf, W_DIFF);
-		}
-		if (show_image)
-			pp_line_field(&l, pp_names_image(nm, d->row->image), W_IMAGE);
-		if (show_app)
-			pp_line_field(&l, pp_names_app(nm, d->row->app), W_APP);
-		pp_line_field(&l, name, W_SYMBOL);
-		pp_line_end(&l);
-		free(name);
-	}
-	for (i = 0; i < nr; i++)
-		free(rows[i].diff);
-	free(rows);
-	free(matched);
-	free(t1);
-	free(t2);
+	for (i = 0; i < r1->nr; i++)
+		if (!matched[i] && shown1[i])
+			add(d, &r1->rows[i], d->first, OLD_ONLY);
 	op_hmap_release(&index);
-	pp_names_release(&nm1);
-	pp_names_release(&nm2);
-	pp_rows_release(&r1);
-	pp_rows_release(&r2);
+	free(matched);
+	free(shown1);
+	free(shown2);
+}
+
+static void header(struct diffctx *d, FILE *out)
+{
+	struct pp_line l;
+	size_t c;
+
+	pp_line_start(&l, out, NULL);
+	for (c = 0; c < d->nr_classes; c++) {
+		pp_line_field(&l, "samples", W_SAMPLES);
+		pp_line_field(&l, "%", W_PERCENT);
+		pp_line_field(&l, "diff %", W_DIFF);
+	}
+	if (d->show_image)
+		pp_line_field(&l, "image name", W_IMAGE);
+	if (d->show_app)
+		pp_line_field(&l, "app name", W_APP);
+	pp_line_field(&l, "symbol name", W_SYMBOL);
+	pp_line_end(&l);
+}
+
+static void put_row(struct diffctx *d, FILE *out, const struct drow *dr)
+{
+	struct pp_line l;
+	char buf[64], *name;
+	size_t c;
+
+	pp_line_start(&l, out, NULL);
+	for (c = 0; c < d->nr_classes; c++) {
+		pp_format_count(buf, sizeof(buf), dr->row->counts[c]);
+		pp_line_field(&l, buf, W_SAMPLES);
+		if (dr->side == OLD_ONLY)
+			snprintf(buf, sizeof(buf), "---");
+		else
+			pp_format_percent(buf, sizeof(buf),
+					  pp_ratio(dr->row->counts[c], d->second->totals[c]),
+					  false);
+		pp_line_field(&l, buf, W_PERCENT);
+		if (dr->side == OLD_ONLY)
+			snprintf(buf, sizeof(buf), "---");
+		else if (dr->side == NEW_ONLY || isinf(dr->diff[c]))
+			snprintf(buf, sizeof(buf), "+++");
+		else
+			pp_format_percent(buf, sizeof(buf), dr->diff[c], true);
+		pp_line_field(&l, buf, W_DIFF);
+	}
+	if (d->show_image)
+		pp_line_field(&l, pp_names_image(&dr->s->names, dr->row->image), W_IMAGE);
+	if (d->show_app)
+		pp_line_field(&l, pp_names_app(&dr->s->names, dr->row->app), W_APP);
+	name = pp_symbol_display(dr->row->sym, d->r->o->demangle);
+	pp_line_field(&l, name, W_SYMBOL);
+	free(name);
+	pp_line_end(&l);
+}
+
+int pp_write_diff(struct pp_report *r, FILE *out, struct op_err *err)
+{
+	struct diffctx d = { .r = r, .first = &r->sides[0], .second = &r->sides[1] };
+	bool rev = r->o->reverse;
+	size_t i;
+	int ret;
+
+	ret = same_columns(d.first->p, d.second->p, err);
+	if (ret)
+		return ret;
+	d.nr_classes = d.second->p->nr_classes;
+	match(&d);
+	qsort_r(d.rows, d.nr, sizeof(*d.rows), by_count, &rev);
+	for (i = 1; i < d.nr; i++)
+		if (strcmp(d.rows[i].s->p->images[d.rows[i].row->image].id.name,
+			   d.rows[0].s->p->images[d.rows[0].row->image].id.name))
+			d.show_image = true;
+	d.show_app = d.first->rows.multiple_apps || d.second->rows.multiple_apps;
+	/* the columns are the second profile's */
+	pp_report_header(out, d.second->p, r->info, r->o);
+	if (!r->o->no_header)
+		header(&d, out);
+	for (i = 0; i < d.nr; i++)
+		put_row(&d, out, &d.rows[i]);
+	for (i = 0; i < d.nr; i++)
+		free(d.rows[i].diff);
+	free(d.rows);
 	return 0;
 }

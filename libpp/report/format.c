@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Column writing, percentages and other shared report helpers. */
+/* Column writing, percentages, counts and source locations for reports. */
 #include "config.h"
 
 #include <errno.h>
-#include <fnmatch.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "libpp/report/report_int.h"
+#include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 
 /*
@@ -191,63 +192,6 @@ void pp_line_end(struct pp_line *l)
 	line_flush(l);
 }
 
-bool pp_over_threshold(const struct pp_report_opts *o, const uint64_t *counts,
-		       const uint64_t *totals, size_t nr_classes)
-{
-	size_t c;
-
-	if (o->threshold <= 0)
-		return true;
-	for (c = 0; c < nr_classes; c++)
-		if (pp_ratio(counts[c], totals[c]) >= o->threshold)
-			return true;
-	return false;
-}
-
-static bool in_list(const char *const *list, const char *raw, const char *shown)
-{
-	size_t i;
-
-	for (i = 0; list[i]; i++) {
-		if (!strcmp(list[i], raw) || (shown && !strcmp(list[i], shown)))
-			return true;
-		/* a name without glob characters matched above or not at all */
-		if (strpbrk(list[i], "*?[\\") && !fnmatch(list[i], shown ? shown : raw, 0))
-			return true;
-	}
-	return false;
-}
-
-static bool selected(const char *const *include, const char *const *exclude,
-		     const char *raw, const char *shown)
-{
-	if (include && !in_list(include, raw, shown))
-		return false;
-	if (exclude && in_list(exclude, raw, shown))
-		return false;
-	return true;
-}
-
-bool pp_symbol_selected(const struct pp_report_opts *o, const char *raw,
-			const char *shown)
-{
-	return selected(o->include_symbols, o->exclude_symbols, raw, shown);
-}
-
-bool pp_sym_passes(const char *const *include, const char *const *exclude,
-		   const struct pp_sym *sym, enum pp_demangle_mode mode)
-{
-	char *shown;
-	bool keep;
-
-	if (!include && !exclude)
-		return true;
-	shown = pp_symbol_display(sym, mode);
-	keep = selected(include, exclude, sym->name, shown);
-	free(shown);
-	return keep;
-}
-
 void pp_linenr(struct op_strbuf *sb, struct pp_profile *p, size_t image,
 	       uint64_t key, bool long_names)
 {
@@ -262,4 +206,23 @@ void pp_linenr(struct op_strbuf *sb, struct pp_profile *p, size_t image,
 	if (!long_names && strrchr(file, '/'))
 		file = strrchr(file, '/') + 1;
 	op_strbuf_addf(sb, "%s:%u", file, line);
+}
+
+void pp_format_vma(char *buf, size_t size, uint64_t vma, bool vma64)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t digits = vma64 ? 16 : 8, i;
+
+	if (!vma64 && vma > 0xffffffffull) {	/* wider than the column: all of it */
+		snprintf(buf, size, "%" PRIx64, vma);
+		return;
+	}
+	if (size <= digits) {
+		if (size)
+			buf[0] = '\0';
+		return;
+	}
+	for (i = 0; i < digits; i++)
+		buf[i] = hex[(vma >> (4 * (digits - 1 - i))) & 0xf];
+	buf[digits] = '\0';
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libpp/report's internal interfaces, shared between its files and
- * included by nothing outside libpp/report/ (its tests excepted).
+ * included by nothing outside libpp/report/ (its tests excepted): what
+ * the preparation hands an output (struct pp_report), and the helpers
+ * every output writes with.
  */
 #ifndef REPORT_INT_H
 #define REPORT_INT_H
@@ -13,13 +15,85 @@
 
 #include "libpp/profile/pp_arcs.h"
 #include "libpp/profile/pp_notes.h"
-#include "libpp/report/pp_annotate.h"
+#include "libpp/profile/pp_rows.h"
 #include "libpp/report/pp_report.h"
 #include "libpp/symbols/pp_demangle.h"
 #include "libutil/op_hmap.h"
 #include "libutil/op_strbuf.h"
 
-/* OProfile's column widths (format_output.cpp) */
+/* --- what an output is given (prepare.c) ------------------------------- */
+
+/* display names of applications and images, each made on first use */
+struct pp_names {
+	struct pp_profile *p;
+	bool long_names;		/* whole paths, else base names */
+	char **app_display;		/* per app */
+	char **image_display;		/* per image */
+};
+
+/* one prepared profile; a differential has two */
+struct pp_side {
+	struct pp_profile *p;
+	/*
+	 * Rows: per (image, app, symbol) when the output needs symbols, else
+	 * per (image, app) with sym NULL and the image's samples.  With -x,
+	 * only the applications' own images.
+	 */
+	struct pp_rows rows;
+	struct pp_arcs arcs;		/* PP_NEEDS_ARCS: arcs between rows */
+	uint64_t *totals;		/* per class: the samples of all rows, the
+					 * whole of every share (-l: the samples
+					 * in symbols) */
+	/*
+	 * The rows shown: over -t (unless the output selects its own units),
+	 * passing -i/-e, and with -x an application's own image (arcs bring
+	 * in rows of other images as callers and callees); in the order of
+	 * --sort, or of the output's own.
+	 */
+	struct pp_row **sel;
+	size_t nr_sel;
+	struct pp_names names;		/* -f: long names */
+	bool show_image;		/* a row is of a library, not its app */
+	bool show_app;			/* a class has several applications */
+	bool vma64;			/* a row has an address above 32 bits */
+	/* the shown symbol names: sel's, then (with arcs) the other rows' */
+	struct pp_name_stream *sym_names;
+	size_t *name_pos;		/* per row index: its place in sym_names */
+};
+
+struct pp_report {
+	const struct pp_output *output;
+	const struct pp_report_opts *o;
+	const struct pp_session_info *info;	/* may be NULL */
+	struct pp_notes *notes;
+	struct pp_side sides[2];
+	size_t nr_sides;
+};
+
+/* prepare the sides of r (loaded profiles) for r->output */
+void pp_prepare(struct pp_report *r);
+void pp_prepare_release(struct pp_report *r);
+
+/* the shown (demangled) name of a row of side s */
+const char *pp_side_sym_name(const struct pp_side *s, const struct pp_row *row);
+
+/* the header lines (CPU, event, classes) of p, unless -n */
+void pp_report_header(FILE *out, const struct pp_profile *p,
+		      const struct pp_session_info *info,
+		      const struct pp_report_opts *o);
+
+/* the outputs (one file each) */
+int pp_write_summary(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_symbols(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_diff(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_annotated_source(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_annotated_assembly(struct pp_report *r, FILE *out, struct op_err *err);
+
+/* --- writing columns (format.c, columns.c) ------------------------------ */
+
+/* OProfile's column widths */
 #define W_VMA 9
 #define W_SAMPLES 9
 #define W_CUM_SAMPLES 14
@@ -48,32 +122,6 @@ void pp_line_field(struct pp_line *l, const char *s, size_t width);
 void pp_line_hidden(struct pp_line *l, size_t width);
 void pp_line_end(struct pp_line *l);
 
-/* display strings, computed once */
-struct pp_names {
-	struct pp_profile *p;
-	const struct pp_report_opts *o;
-	char **app_display;		/* per app */
-	char **image_display;		/* per image */
-};
-
-void pp_names_init(struct pp_names *nm, struct pp_profile *p,
-		   const struct pp_report_opts *o);
-void pp_names_release(struct pp_names *nm);
-const char *pp_names_app(struct pp_names *nm, size_t app);
-const char *pp_names_image(struct pp_names *nm, size_t image);
-
-/* does the symbol pass --include-symbols / --exclude-symbols? */
-bool pp_symbol_selected(const struct pp_report_opts *o, const char *raw,
-			const char *shown);
-/* the same for sym, shown as mode shows it: include, exclude NULL-ended or NULL */
-bool pp_sym_passes(const char *const *include, const char *const *exclude,
-		   const struct pp_sym *sym, enum pp_demangle_mode mode);
-
-/* "file:line" of key in image i (basename unless long names), or the
- * "(no location information)" text; into sb */
-void pp_linenr(struct op_strbuf *sb, struct pp_profile *p, size_t image,
-	       uint64_t key, bool long_names);
-
 /* decimal digits of v into buf */
 void pp_format_count(char *buf, size_t size, uint64_t v);
 
@@ -83,35 +131,125 @@ static inline double pp_ratio(uint64_t part, uint64_t whole)
 	return whole ? (double)part * 100.0 / (double)whole : 0.0;
 }
 
-/* does a row pass -t in any class? totals: per class */
-bool pp_over_threshold(const struct pp_report_opts *o, const uint64_t *counts,
+/* "%08x" or "%016x" of vma into buf */
+void pp_format_vma(char *buf, size_t size, uint64_t vma, bool vma64);
+
+/* "file:line" of key in image i (basename unless long names), or the
+ * "(no location information)" text; into sb */
+void pp_linenr(struct op_strbuf *sb, struct pp_profile *p, size_t image,
+	       uint64_t key, bool long_names);
+
+/*
+ * The columns of a symbol line, as -l, -d and -c write them: [vma]
+ * samples [cum. samples] % [cum. %] per class, [linenr info] [image name]
+ * [app name], symbol name.
+ */
+struct pp_cols {
+	bool vma, vma64, cum, linenr, image, app;
+	bool long_names;		/* of source files (-f) */
+};
+
+/* the columns side s shows with r's options */
+void pp_cols_of(struct pp_cols *c, const struct pp_report *r,
+		const struct pp_side *s);
+/* the line of column titles */
+void pp_cols_header(FILE *out, const struct pp_cols *c, size_t nr_classes);
+
+/* a running sum per class, for the cumulative columns */
+struct pp_cum {
+	uint64_t *sum;
+	size_t nr;
+};
+
+void pp_cum_init(struct pp_cum *cum, size_t nr_classes);
+void pp_cum_reset(struct pp_cum *cum);
+void pp_cum_release(struct pp_cum *cum);
+
+/* what one line shows */
+struct pp_cols_row {
+	const char *prefix;		/* before the first column, or NULL */
+	const struct pp_row *row;	/* for the image, app and source line */
+	uint64_t vma;			/* the vma column */
+	uint64_t key;			/* whose source line -g shows */
+	const uint64_t *counts;		/* per class */
+	const uint64_t *whole;		/* per class: what the shares are of */
+	const char *name;		/* the symbol; NULL: a -d detail line,
+					 * which ends after its source line */
+	const char *suffix;		/* after the name (" [self]"), or NULL */
+};
+
+/* one line; counts are added to cum, whose sums the cum. columns show */
+void pp_cols_line(FILE *out, const struct pp_cols *c, struct pp_side *s,
+		  const struct pp_cols_row *w, struct pp_cum *cum);
+
+/* --- names, selection, order (names.c, select.c, sort.c) ------------------ */
+
+void pp_names_init(struct pp_names *nm, struct pp_profile *p, bool long_names);
+void pp_names_release(struct pp_names *nm);
+const char *pp_names_app(struct pp_names *nm, size_t app);
+const char *pp_names_image(struct pp_names *nm, size_t image);
+
+/*
+ * The name shown for a symbol: demangled per mode.  Returns a string the
+ * caller frees.
+ */
+char *pp_symbol_display(const struct pp_sym *sym, enum pp_demangle_mode mode);
+
+/*
+ * The shown names of syms[0..nr), in that order, demangled ahead of the
+ * caller by helper threads when there are many (demangling is most of a
+ * big symbol report's time).  pp_name_stream_get(s, i) returns name i
+ * (valid until the stream ends), waiting for it or making it; asking in
+ * increasing i lets the helpers stay ahead.
+ */
+struct pp_name_stream;
+struct pp_name_stream *pp_name_stream_start(const struct pp_sym *const *syms,
+					    size_t nr, enum pp_demangle_mode mode);
+const char *pp_name_stream_get(struct pp_name_stream *s, size_t i);
+void pp_name_stream_end(struct pp_name_stream *s);
+
+/* every name at once: the caller frees each name and the array */
+char **pp_display_sym_names(const struct pp_sym *const *syms, size_t nr,
+			    enum pp_demangle_mode mode);
+
+/* does sym, shown as mode shows it, pass -i/-e?  (lists NULL-ended or NULL) */
+bool pp_sym_passes(const char *const *include, const char *const *exclude,
+		   const struct pp_sym *sym, enum pp_demangle_mode mode);
+
+/* does counts reach -t (at least threshold percent of totals) in a class? */
+bool pp_over_threshold(double threshold, const uint64_t *counts,
 		       const uint64_t *totals, size_t nr_classes);
 
-/* sort rows by the options' keys (default: samples of class 0) */
+/*
+ * Sort rows by keys[0..nr_keys) (nr_keys 0: samples of class 0, most
+ * first), stably, reversed with reverse; app and image keys order by the
+ * names of nm.
+ */
 void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
-		  struct pp_names *nm, const struct pp_report_opts *o);
+		  struct pp_names *nm, const enum pp_sort_key *keys,
+		  size_t nr_keys, bool reverse, enum pp_demangle_mode mode);
 
-/* report missing or changed binaries of the images used, once each */
+/* note missing or changed binaries of the images used, once each */
 void pp_check_images(struct pp_profile *p, struct pp_notes *n);
 
-/* --- annotation (opannotate) ------------------------------------------- */
+/* --- annotation (annotate.c) -------------------------------------------- */
 
 /* a symbol to annotate: its samples over the applications using its image */
 struct pp_ann_sym {
 	size_t image;
 	const struct pp_sym *sym;
 	uint64_t *counts;		/* per class */
-	size_t *rows;			/* its rows, one per application */
+	const struct pp_row **rows;	/* its rows, one per application */
 	size_t nr_rows;
 	char *name;			/* the shown (demangled) name */
 };
 
 struct pp_ann {
-	struct pp_profile *p;
-	const struct pp_annotate_opts *o;
-	struct pp_notes *n;
-	const struct pp_session_info *info;
-	struct pp_rows rows;
+	struct pp_report *r;
+	struct pp_side *s;		/* the prepared profile */
+	struct pp_profile *p;		/* s->p */
+	const struct pp_report_opts *o;
+	bool source, assembly;		/* which annotation, or both mixed */
 	struct pp_ann_sym *syms;	/* most samples first, or by address */
 	size_t nr_syms, alloc_syms;
 	uint64_t *totals;		/* per class: every sample in a symbol */
@@ -119,11 +257,11 @@ struct pp_ann {
 };
 
 /*
- * The symbols with samples that pass -i/-e (and -t, for assembly), -x
- * applied; percentages are of totals.
+ * The symbols of r's shown rows (-i/-e, -x applied), summed over
+ * applications, over -t for assembly (for source, -t selects files);
+ * percentages are of the side's totals.
  */
-void pp_ann_build(struct pp_ann *a, struct pp_profile *p,
-		  const struct pp_annotate_opts *o, struct pp_notes *n);
+void pp_ann_build(struct pp_ann *a, struct pp_report *r);
 void pp_ann_release(struct pp_ann *a);
 
 /* the addresses with samples of symbol i, in key order, summed over apps */
@@ -140,8 +278,11 @@ void pp_ann_columns(struct op_strbuf *sb, const struct pp_ann *a,
 /* " / * NAME total:   1000 54.5256 * /" (without the blanks) for symbol i */
 void pp_ann_symbol_total(struct op_strbuf *sb, const struct pp_ann *a, size_t i);
 /* the comment block at the top: command line, what is shown, the header */
-void pp_ann_info(FILE *out, const struct pp_ann *a,
-		 const struct pp_session_info *info);
+void pp_ann_info(FILE *out, const struct pp_ann *a);
+
+/* the two annotations, written from the model (0 or a negative code) */
+int pp_annotate_src(struct pp_ann *a, FILE *out, struct op_err *err);
+int pp_annotate_asm(struct pp_ann *a, FILE *out, struct op_err *err);
 
 /* srcfile.c: source files, found (srcfile.c says where) and read once */
 struct pp_srcfile {
@@ -164,13 +305,65 @@ struct pp_srcfiles {
 void pp_srcfiles_init(struct pp_srcfiles *s, const struct pp_annotate_opts *o,
 		      struct pp_notes *n);
 void pp_srcfiles_release(struct pp_srcfiles *s);
-/* the file of that name, looked for on first use (a miss is warned once) */
+/* the file of that name, looked for on first use (a miss is noted once) */
 struct pp_srcfile *pp_srcfiles_get(struct pp_srcfiles *s, const char *name);
 /* the text of line (from 1), or NULL when not found or past the end */
 const char *pp_srcfile_line(const struct pp_srcfile *f, unsigned line);
 
-/* the two annotations (annotate_src.c, annotate_asm.c) */
-int pp_annotate_src(struct pp_ann *a, FILE *out, struct op_err *err);
-int pp_annotate_asm(struct pp_ann *a, FILE *out, struct op_err *err);
+/* --- XML (xml.c, xml_write.c, xml_body.c, xml_tables.c) ------------------ */
+
+/* a symbol of the symbol table: one per (image, symbol), whatever the app */
+struct pp_xsym {
+	size_t image;
+	const struct pp_sym *sym;
+	const struct pp_row *row;	/* the row that mentioned it first */
+	struct op_strbuf details;	/* its <detaildata> elements (-d) */
+	size_t nr_details;		/* detaildata ids given so far */
+};
+
+struct pp_xml {
+	FILE *out;
+	struct pp_report *r;
+	struct pp_side *s;
+	struct pp_profile *p;		/* s->p */
+	const struct pp_report_opts *o;
+	bool callgraph;			/* <callers> and <callees> */
+	struct pp_names nm;		/* long names of apps and images */
+	struct pp_arc_entry *buf;	/* room for a caller or callee list */
+	struct pp_row **sel;		/* the rows shown, grouped by app, image */
+	size_t nr_sel;
+	char **class_names;		/* per class, NULL without <classes> */
+	bool vma64;			/* 16 hex digits for addresses */
+	struct pp_xsym *syms;		/* by id */
+	size_t nr_syms, alloc_syms;
+	struct op_hmap sym_index;	/* (image, sym) -> id */
+	size_t *app_image;		/* per app: its own image, or SIZE_MAX */
+};
+
+/* xml_write.c: bytes as OProfile writes them */
+void pp_xml_add_escaped(struct op_strbuf *sb, const char *s);
+void pp_xml_put_escaped(FILE *out, const char *s);
+void pp_xml_attr_start(FILE *out, const char *name);	/* ' name="' */
+void pp_xml_attr_str(FILE *out, const char *name, const char *value);
+void pp_xml_put_u64(FILE *out, uint64_t value);
+void pp_xml_attr_u64(FILE *out, const char *name, uint64_t value);
+void pp_xml_vma_text(const struct pp_xml *x, char *buf, size_t size, uint64_t vma);
+/* the <count> elements of classes lo..hi with samples */
+void pp_xml_put_counts(struct pp_xml *x, const uint64_t *counts, size_t lo, size_t hi);
+
+/* xml_body.c */
+size_t pp_xml_sym_id(struct pp_xml *x, const struct pp_row *row);
+bool pp_xml_any_count(const uint64_t *counts, size_t lo, size_t hi);
+bool pp_xml_row_in_range(const struct pp_xml *x, const struct pp_row *row,
+			 size_t lo, size_t hi);
+void pp_xml_put_symbol(struct pp_xml *x, const struct pp_row *row, size_t lo,
+		       size_t hi, bool in_module);
+void pp_xml_put_binaries(struct pp_xml *x);
+void pp_xml_put_processes(struct pp_xml *x);
+
+/* xml_tables.c */
+void pp_xml_put_symboltable(struct pp_xml *x);
+void pp_xml_put_detailtable(struct pp_xml *x);
+void pp_xml_put_bytestable(struct pp_xml *x);
 
 #endif

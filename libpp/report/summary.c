@@ -2,8 +2,8 @@
 /*
  * opreport's default report: each application with its samples, and
  * below it the images its samples fell in (the program, libraries, the
- * kernel), most samples first.  Totals come from the sample files alone:
- * no binary is opened.
+ * kernel), most samples first.  Totals come from the sample files alone
+ * (rows per image): no binary is opened.  -t applies to applications.
  */
 #include "config.h"
 
@@ -89,90 +89,93 @@ static int deps_by_count(const void *a, const void *b, void *arg)
 	return r ? r : x->order < y->order ? -1 : x->order > y->order;
 }
 
-int pp_report_summary(FILE *out, struct pp_profile *p,
-		      const struct pp_report_opts *o, struct pp_notes *n)
+/* the deps of each app, in the order the rows first name them */
+static void sum_apps(struct app_sum *apps, const struct pp_side *s)
 {
-	struct app_sum *apps = op_xcalloc(p->nr_apps, sizeof(*apps));
-	uint64_t *totals = op_xcalloc(p->nr_classes, sizeof(*totals));
-	struct pp_names nm;
-	size_t i, c;
+	size_t nr_classes = s->p->nr_classes, i, c, d;
 
-	pp_names_init(&nm, p, o);
+	for (i = 0; i < s->rows.nr; i++) {
+		const struct pp_row *row = &s->rows.rows[i];
+		struct app_sum *a = &apps[row->app];
+
+		for (d = 0; d < a->nr_deps; d++)
+			if (a->deps[d].image == row->image)
+				break;
+		if (d == a->nr_deps) {
+			a->deps = op_xreallocarray(a->deps, d + 1, sizeof(*a->deps));
+			a->deps[d].image = row->image;
+			a->deps[d].order = d;
+			a->deps[d].counts = op_xcalloc(nr_classes, sizeof(uint64_t));
+			a->nr_deps++;
+		}
+		for (c = 0; c < nr_classes; c++) {
+			a->deps[d].counts[c] += row->counts[c];
+			a->counts[c] += row->counts[c];
+		}
+	}
+}
+
+/* an app whose only image is itself shows no dependents */
+static bool only_itself(const struct pp_profile *p, const struct app_sum *a)
+{
+	return a->nr_deps == 0 || (a->nr_deps == 1 &&
+		odb_image_id_equal(&p->images[a->deps[0].image].id, &p->apps[a->app].id));
+}
+
+static void put_app(FILE *out, struct pp_report *r, struct pp_side *s,
+		    const struct app_sum *a)
+{
+	struct pp_profile *p = s->p;
+	const uint64_t *base = r->o->global_percent ? s->totals : a->counts;
+	size_t d, c;
+
+	for (c = 0; c < p->nr_classes; c++)
+		count_line(out, a->counts[c], s->totals[c]);
+	fprintf(out, "%s\n", pp_names_app(&s->names, a->app));
+	if (only_itself(p, a))
+		return;
+	if (!r->o->no_header)
+		column_headers(out, p, true);
+	for (d = 0; d < a->nr_deps; d++) {
+		fputc('\t', out);
+		for (c = 0; c < p->nr_classes; c++)
+			count_line(out, a->deps[d].counts[c], base[c]);
+		fprintf(out, "%s\n", pp_names_image(&s->names, a->deps[d].image));
+	}
+}
+
+int pp_write_summary(struct pp_report *r, FILE *out, struct op_err *err)
+{
+	struct pp_side *s = &r->sides[0];
+	struct pp_profile *p = s->p;
+	struct app_sum *apps = op_xcalloc(p->nr_apps + 1, sizeof(*apps));
+	bool rev = r->o->reverse;
+	size_t i, d;
+
+	(void)err;
 	for (i = 0; i < p->nr_apps; i++) {
 		apps[i].app = i;
 		apps[i].counts = op_xcalloc(p->nr_classes, sizeof(uint64_t));
 	}
-	/* the deps of each app in order of first appearance */
-	for (i = 0; i < p->nr_groups; i++) {
-		struct pp_group *g = &p->groups[i];
-		struct app_sum *a = &apps[g->app];
-		struct op_err err;
-		size_t d;
-
-		if (pp_group_load(p, g, &err))
-			pp_note(n, "%s", err.msg);
-		if (o->exclude_dependent &&
-		    !odb_image_id_equal(&p->images[g->image].id, &p->apps[g->app].id))
-			continue;
-		for (d = 0; d < a->nr_deps; d++)
-			if (a->deps[d].image == g->image)
-				break;
-		if (d == a->nr_deps) {
-			a->deps = op_xreallocarray(a->deps, d + 1, sizeof(*a->deps));
-			a->deps[d].image = g->image;
-			a->deps[d].order = d;
-			a->deps[d].counts = op_xcalloc(p->nr_classes, sizeof(uint64_t));
-			a->nr_deps++;
-		}
-		a->deps[d].counts[g->cls] += g->total;
-		a->counts[g->cls] += g->total;
-		totals[g->cls] += g->total;
-	}
-	{
-		/* apps, then each app's deps, by their first class count */
-		bool rev = o->reverse;
-
-		qsort_r(apps, p->nr_apps, sizeof(*apps), apps_by_count, &rev);
-		for (i = 0; i < p->nr_apps; i++)
-			qsort_r(apps[i].deps, apps[i].nr_deps, sizeof(struct dep),
-				deps_by_count, &rev);
-	}
-	if (!o->no_header)
+	sum_apps(apps, s);
+	/* apps, then each app's deps, by their first class count */
+	qsort_r(apps, p->nr_apps, sizeof(*apps), apps_by_count, &rev);
+	for (i = 0; i < p->nr_apps; i++)
+		qsort_r(apps[i].deps, apps[i].nr_deps, sizeof(struct dep),
+			deps_by_count, &rev);
+	pp_report_header(out, p, r->info, r->o);
+	if (!r->o->no_header)
 		column_headers(out, p, false);
+	for (i = 0; i < p->nr_apps; i++)
+		if (pp_over_threshold(r->o->threshold, apps[i].counts, s->totals,
+				      p->nr_classes))
+			put_app(out, r, s, &apps[i]);
 	for (i = 0; i < p->nr_apps; i++) {
-		struct app_sum *a = &apps[i];
-		size_t d;
-
-		if (!pp_over_threshold(o, a->counts, totals, p->nr_classes))
-			continue;
-		for (c = 0; c < p->nr_classes; c++)
-			count_line(out, a->counts[c], totals[c]);
-		fprintf(out, "%s\n", pp_names_app(&nm, a->app));
-		/* an app whose only image is itself shows no dependents */
-		if (a->nr_deps < 2 && (a->nr_deps == 0 ||
-		    odb_image_id_equal(&p->images[a->deps[0].image].id, &p->apps[a->app].id)))
-			continue;
-		if (!o->no_header)
-			column_headers(out, p, true);
-		for (d = 0; d < a->nr_deps; d++) {
-			const uint64_t *base = o->global_percent ? totals : a->counts;
-
-			fputc('\t', out);
-			for (c = 0; c < p->nr_classes; c++)
-				count_line(out, a->deps[d].counts[c], base[c]);
-			fprintf(out, "%s\n", pp_names_image(&nm, a->deps[d].image));
-		}
-	}
-	for (i = 0; i < p->nr_apps; i++) {
-		size_t d;
-
 		for (d = 0; d < apps[i].nr_deps; d++)
 			free(apps[i].deps[d].counts);
 		free(apps[i].deps);
 		free(apps[i].counts);
 	}
 	free(apps);
-	free(totals);
-	pp_names_release(&nm);
 	return 0;
 }

@@ -1,200 +1,85 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * opreport --symbols: one line per symbol with samples (per application
- * unless --merge=lib), sorted, with per-address detail lines under
- * --details.  Columns as OProfile 1.4: [vma] then per class samples
- * [cum. samples] % [cum. %], then [linenr info] [image name] [app name]
- * and the symbol name.
+ * unless --merge=lib), in the prepared order, with one line per address
+ * under each symbol with --details.  Columns as OProfile 1.4 writes them
+ * (columns.c).  Shares are of the samples in symbols; a detail line's of
+ * its symbol's samples (of all, with -%).
  */
 #include "config.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libpp/report/report_int.h"
-#include "libutil/op_alloc.h"
+#include "libpp/symbols/pp_symbols.h"
 
-struct symctx {
+struct details {
 	FILE *out;
-	struct pp_profile *p;
-	const struct pp_report_opts *o;
-	struct pp_rows rows;
-	struct pp_names nm;
-	bool show_vma, vma64, show_image, show_app;
-	uint64_t *totals;	/* per class: samples in symbols */
-	uint64_t *cum;		/* per class, for --accumulated */
-	/* details of the current row */
+	const struct pp_cols *cols;
+	struct pp_side *s;
 	const struct pp_row *row;
-	uint64_t *dtotals, *dcum;
+	const struct pp_symtab *t;
+	const uint64_t *whole;
+	struct pp_cum cum;
 };
 
-static void vma_text(char *buf, size_t size, uint64_t vma, bool vma64)
+static void detail_line(void *data, uint64_t key, const uint64_t *counts)
 {
-	snprintf(buf, size, vma64 ? "%016" PRIx64 : "%08" PRIx64, vma);
+	struct details *d = data;
+	struct pp_cols_row w = {
+		.prefix = "  ",
+		.row = d->row,
+		.vma = pp_symtab_vma(d->t, key),
+		.key = key,
+		.counts = counts,
+		.whole = d->whole,
+	};
+
+	pp_cols_line(d->out, d->cols, d->s, &w, &d->cum);
 }
 
-static void header(struct symctx *s)
+static void put_details(struct details *d, struct pp_report *r,
+			const struct pp_row *row)
 {
-	struct pp_line l;
-	size_t c;
-
-	pp_line_start(&l, s->out, NULL);
-	if (s->show_vma)
-		pp_line_field(&l, "vma", W_VMA);
-	for (c = 0; c < s->p->nr_classes; c++) {
-		pp_line_field(&l, "samples", W_SAMPLES);
-		if (s->o->accumulated)
-			pp_line_field(&l, "cum. samples", W_CUM_SAMPLES);
-		pp_line_field(&l, "%", W_PERCENT);
-		if (s->o->accumulated)
-			pp_line_field(&l, "cum. %", W_CUM_PERCENT);
-	}
-	if (s->o->debug_info)
-		pp_line_field(&l, "linenr info", W_LINENR);
-	if (s->show_image)
-		pp_line_field(&l, "image name", W_IMAGE);
-	if (s->show_app)
-		pp_line_field(&l, "app name", W_APP);
-	pp_line_field(&l, "symbol name", W_SYMBOL);
-	pp_line_end(&l);
+	d->row = row;
+	d->t = pp_image_symtab(d->s->p, row->image);
+	d->whole = r->o->global_percent ? d->s->totals : row->counts;
+	pp_cum_reset(&d->cum);
+	pp_rows_for_each_key(d->s->p, &d->s->rows, row, detail_line, d);
 }
 
-/* the per-class count columns of a line */
-static void counts(struct pp_line *l, const struct pp_report_opts *o,
-		   const uint64_t *counts, const uint64_t *totals, uint64_t *cum,
-		   size_t nr)
+int pp_write_symbols(struct pp_report *r, FILE *out, struct op_err *err)
 {
-	char buf[64];
-	size_t c;
+	struct pp_side *s = &r->sides[0];
+	struct pp_cols cols;
+	struct pp_cum cum;
+	struct details d = { .out = out, .cols = &cols, .s = s };
+	size_t i;
 
-	for (c = 0; c < nr; c++) {
-		pp_format_count(buf, sizeof(buf), counts[c]);
-		pp_line_field(l, buf, W_SAMPLES);
-		cum[c] += counts[c];
-		if (o->accumulated) {
-			pp_format_count(buf, sizeof(buf), cum[c]);
-			pp_line_field(l, buf, W_CUM_SAMPLES);
-		}
-		pp_format_percent(buf, sizeof(buf), pp_ratio(counts[c], totals[c]), false);
-		pp_line_field(l, buf, W_PERCENT);
-		if (o->accumulated) {
-			pp_format_percent(buf, sizeof(buf), pp_ratio(cum[c], totals[c]), false);
-			pp_line_field(l, buf, W_CUM_PERCENT);
-		}
+	(void)err;
+	pp_report_header(out, s->p, r->info, r->o);
+	pp_cols_of(&cols, r, s);
+	if (!r->o->no_header)
+		pp_cols_header(out, &cols, s->p->nr_classes);
+	pp_cum_init(&cum, s->p->nr_classes);
+	pp_cum_init(&d.cum, s->p->nr_classes);
+	for (i = 0; i < s->nr_sel; i++) {
+		const struct pp_row *row = s->sel[i];
+		struct pp_cols_row w = {
+			.row = row,
+			.vma = row->sym->vma,
+			.key = row->sym->start,
+			.counts = row->counts,
+			.whole = s->totals,
+			.name = pp_side_sym_name(s, row),
+		};
+
+		pp_cols_line(out, &cols, s, &w, &cum);
+		if (r->o->details)
+			put_details(&d, r, row);
 	}
-}
-
-static void detail_line(void *data, uint64_t key, const uint64_t *cnt)
-{
-	struct symctx *s = data;
-	struct pp_line l;
-	char buf[64];
-
-	pp_line_start(&l, s->out, "  ");
-	vma_text(buf, sizeof(buf), pp_symtab_vma(pp_image_symtab(s->p, s->row->image), key),
-		 s->vma64);
-	pp_line_field(&l, buf, W_VMA);
-	counts(&l, s->o, cnt, s->dtotals, s->dcum, s->p->nr_classes);
-	if (s->o->debug_info) {
-		struct op_strbuf sb = OP_STRBUF_INIT;
-
-		pp_linenr(&sb, s->p, s->row->image, key, s->o->long_filenames);
-		pp_line_field(&l, sb.buf, W_LINENR);
-		op_strbuf_release(&sb);
-	}
-	pp_line_end(&l);
-}
-
-static void symbol_line(struct symctx *s, const struct pp_row *row, const char *name)
-{
-	struct pp_line l;
-	char buf[64];
-
-	pp_line_start(&l, s->out, NULL);
-	if (s->show_vma) {
-		vma_text(buf, sizeof(buf), row->sym->vma, s->vma64);
-		pp_line_field(&l, buf, W_VMA);
-	}
-	counts(&l, s->o, row->counts, s->totals, s->cum, s->p->nr_classes);
-	if (s->o->debug_info) {
-		struct op_strbuf sb = OP_STRBUF_INIT;
-
-		pp_linenr(&sb, s->p, row->image, row->sym->start, s->o->long_filenames);
-		pp_line_field(&l, sb.buf, W_LINENR);
-		op_strbuf_release(&sb);
-	}
-	if (s->show_image)
-		pp_line_field(&l, pp_names_image(&s->nm, row->image), W_IMAGE);
-	if (s->show_app)
-		pp_line_field(&l, pp_names_app(&s->nm, row->app), W_APP);
-	pp_line_field(&l, name, W_SYMBOL);
-	pp_line_end(&l);
-}
-
-int pp_report_symbols(FILE *out, struct pp_profile *p,
-		      const struct pp_report_opts *o, struct pp_notes *n)
-{
-	struct pp_rows_opts ro = { .exclude_dependent = o->exclude_dependent };
-	struct symctx s = { .out = out, .p = p, .o = o };
-	struct pp_row **sel;
-	const struct pp_sym **syms;
-	struct pp_name_stream *names;
-	size_t nr_sel = 0, i, c;
-	int ret = 0;
-
-	pp_rows_build(&s.rows, p, &ro, n);
-	pp_check_images(p, n);
-	pp_names_init(&s.nm, p, o);
-	s.totals = op_xcalloc(p->nr_classes, sizeof(uint64_t));
-	s.cum = op_xcalloc(p->nr_classes, sizeof(uint64_t));
-	s.dcum = op_xcalloc(p->nr_classes, sizeof(uint64_t));
-	for (i = 0; i < s.rows.nr; i++)
-		for (c = 0; c < p->nr_classes; c++)
-			s.totals[c] += s.rows.rows[i].counts[c];
-	/* the rows that pass the threshold and the symbol filters */
-	sel = op_xcalloc(s.rows.nr + 1, sizeof(*sel));
-	for (i = 0; i < s.rows.nr; i++) {
-		struct pp_row *row = &s.rows.rows[i];
-
-		if (!pp_over_threshold(o, row->counts, s.totals, p->nr_classes))
-			continue;
-		if (!pp_sym_passes(o->include_symbols, o->exclude_symbols, row->sym,
-				   o->demangle))
-			continue;
-		sel[nr_sel++] = row;
-		if (row->image != sel[0]->image)
-			s.show_image = true;
-		if (row->sym->vma > 0xffffffffull)
-			s.vma64 = true;
-	}
-	pp_rows_sort(sel, nr_sel, p, &s.nm, o);
-	syms = op_xcalloc(nr_sel + 1, sizeof(*syms));
-	s.show_vma = o->show_address || o->details;
-	s.show_app = s.rows.multiple_apps;
-	if (!o->no_header)
-		header(&s);
-	for (i = 0; i < nr_sel; i++)
-		syms[i] = sel[i]->sym;
-	names = pp_name_stream_start(syms, nr_sel, o->demangle);
-	for (i = 0; i < nr_sel; i++) {
-		symbol_line(&s, sel[i], pp_name_stream_get(names, i));
-		if (o->details) {
-			s.row = sel[i];
-			s.dtotals = o->global_percent ? s.totals : sel[i]->counts;
-			memset(s.dcum, 0, p->nr_classes * sizeof(uint64_t));
-			pp_rows_for_each_key(p, &s.rows, sel[i], detail_line, &s);
-		}
-	}
-	if (!nr_sel)
-		ret = 1;
-	pp_name_stream_end(names);
-	free(syms);
-	free(sel);
-	free(s.totals);
-	free(s.cum);
-	free(s.dcum);
-	pp_names_release(&s.nm);
-	pp_rows_release(&s.rows);
-	return ret;
+	pp_cum_release(&cum);
+	pp_cum_release(&d.cum);
+	return 0;
 }

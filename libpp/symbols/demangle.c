@@ -30,7 +30,6 @@
 #endif
 
 #include "libpp/symbols/pp_demangle.h"
-#include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_strbuf.h"
 
@@ -236,7 +235,7 @@ static char *smarten(const char *name)
 	if (op_strbuf_failed(&a) || op_strbuf_failed(&b)) {
 		op_strbuf_release(&b);
 		op_strbuf_release(&a);
-		return op_xstrdup(name);
+		return op_strdup(name);	/* demangled but not shortened, or NULL */
 	}
 	op_strbuf_release(&b);
 	return op_strbuf_detach(&a);
@@ -274,13 +273,4 @@ char *pp_demangle(const char *name, enum pp_demangle_mode mode)
 	r = smarten(d);
 	free(d);
 	return r;
-}
-
-char *pp_symbol_display(const struct pp_sym *sym, enum pp_demangle_mode mode)
-{
-	char *d = NULL;
-
-	if (!(sym->flags & PP_SYM_ARTIFICIAL))
-		d = pp_demangle(sym->name, mode);
-	return d ? d : op_xstrdup(sym->name);
 }

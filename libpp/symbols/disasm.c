@@ -64,21 +64,6 @@ struct pp_disasm {
 	bool read_failed;		/* the decoder's last read fell outside */
 };
 
-static const char *const messages[] = {
-#define PP_DISASM_ERROR(name, text) [PP_DISASM_ERR_##name - PP_DISASM_ERR_BASE - 1] = text,
-	PP_DISASM_ERRORS
-#undef PP_DISASM_ERROR
-};
-
-const char *pp_disasm_strerror(int err)
-{
-	size_t idx = (size_t)(err - PP_DISASM_ERR_BASE - 1);
-
-	if (err > PP_DISASM_ERR_BASE && idx < sizeof(messages) / sizeof(messages[0]))
-		return messages[idx];
-	return op_strerror(err);
-}
-
 /* ---- libbfd set-up --------------------------------------------------- */
 
 static void quiet_error(const char *fmt, va_list ap)
@@ -136,10 +121,10 @@ static int open_file(const char *path, struct op_err *err)
 	else if (S_ISDIR(st.st_mode))
 		ret = -EISDIR;
 	else if (!S_ISREG(st.st_mode))
-		ret = PP_DISASM_ERR_NOT_OBJECT;
+		ret = PP_SYMBOLS_ERR_NOT_OBJECT;
 	else
 		return fd;
-	op_err_set(err, "cannot disassemble '%s': %s", path, pp_disasm_strerror(ret));
+	op_err_set(err, "cannot disassemble '%s': %s", path, pp_symbols_strerror(ret));
 	close(fd);
 	return ret;
 }
@@ -167,9 +152,9 @@ static int open_bfd(const char *path, bfd **out, int *own, struct op_err *err)
 	}
 	errno = 0;
 	if (!bfd_check_format(abfd, bfd_object)) {
-		ret = bfd_errno(PP_DISASM_ERR_NOT_OBJECT);
+		ret = bfd_errno(PP_SYMBOLS_ERR_NOT_OBJECT);
 		op_err_set(err, "cannot disassemble '%s': %s", path,
-			   pp_disasm_strerror(ret));
+			   pp_symbols_strerror(ret));
 		bfd_close(abfd);
 		goto out_close;
 	}
@@ -343,7 +328,7 @@ static int parse_options(const struct pp_disasm *d, const char *options,
 				   "(known: %s)", (int)len, p, machine_name(d->abfd),
 				   sb.buf);
 			op_strbuf_release(&sb);
-			return PP_DISASM_ERR_BAD_OPTIONS;
+			return PP_SYMBOLS_ERR_BAD_OPTIONS;
 		}
 		if (len) {
 			if (sb.len)
@@ -511,7 +496,7 @@ int pp_disasm_open(const char *path, const char *options, struct pp_disasm **out
 	pthread_once(&bfd_once, bfd_setup);
 	if (!bfd_usable) {
 		op_err_set(err, "libbfd does not match the headers libpp was built with");
-		return PP_DISASM_ERR_NO_ARCH;
+		return PP_SYMBOLS_ERR_NO_ARCH;
 	}
 	d = op_calloc(1, sizeof(*d));
 	if (!d)
@@ -522,9 +507,9 @@ int pp_disasm_open(const char *path, const char *options, struct pp_disasm **out
 	d->decode = disassembler(bfd_get_arch(d->abfd), bfd_big_endian(d->abfd),
 				 bfd_get_mach(d->abfd), d->abfd);
 	if (!d->decode) {
-		ret = PP_DISASM_ERR_NO_ARCH;
+		ret = PP_SYMBOLS_ERR_NO_ARCH;
 		op_err_set(err, "cannot disassemble '%s': %s (%s)", path,
-			   pp_disasm_strerror(ret), machine_name(d->abfd));
+			   pp_symbols_strerror(ret), machine_name(d->abfd));
 		goto out_close;
 	}
 	ret = parse_options(d, options, &d->options, err);
@@ -599,7 +584,7 @@ int pp_disasm_insn(struct pp_disasm *d, const unsigned char *code, size_t len,
 	if (ret <= 0 || (size_t)ret > len || d->read_failed) {
 		op_strbuf_setlen(text, mark);
 		op_strbuf_addstr(text, "(bad)");
-		ret = PP_DISASM_ERR_BAD_INSN;
+		ret = PP_SYMBOLS_ERR_BAD_INSN;
 	}
 	if (op_strbuf_failed(text))
 		return -ENOMEM;

@@ -20,31 +20,17 @@
 #include <stdint.h>
 
 #include "libpp/symbols/pp_demangle.h"
+#include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_error.h"
 #include "libutil/op_strbuf.h"
 
 struct pp_disasm;
 
-#define PP_DISASM_ERRORS						\
-	PP_DISASM_ERROR(NOT_OBJECT, "not an object file libbfd knows")	\
-	PP_DISASM_ERROR(NO_ARCH, "libopcodes has no disassembler for its machine") \
-	PP_DISASM_ERROR(BAD_OPTIONS, "disassembler options not understood") \
-	PP_DISASM_ERROR(BAD_INSN, "cannot decode the bytes as an instruction")
-
-enum pp_disasm_error {
-	PP_DISASM_ERR_BASE = -7400,
-#define PP_DISASM_ERROR(name, text) PP_DISASM_ERR_##name,
-	PP_DISASM_ERRORS
-#undef PP_DISASM_ERROR
-};
-
-const char *pp_disasm_strerror(int err);
-
 /*
  * A disassembler for the machine of the binary at path (ELF of any
  * architecture libopcodes was built for).  options: as objdump's -M
  * ("intel", "att", "suffix", comma-separated), or NULL.  Returns 0, or a
- * negative errno / PP_DISASM_ERR_* with err (optional) naming the file,
+ * negative errno / PP_SYMBOLS_ERR_* with err (optional) naming the file,
  * or for BAD_OPTIONS the option, the machine and the options it knows.
  * Options are checked against the machine's list (x86, aarch64, and those
  * libopcodes lists: arc, arm, mips, powerpc, riscv, s390); other machines
@@ -91,7 +77,7 @@ void pp_disasm_set_demangle(struct pp_disasm *d, enum pp_demangle_mode mode);
  * is appended to text, its length returned (1..len).  Bytes that are no
  * valid instruction decode as objdump shows them, with the length the
  * decoder consumed ("(bad)" on x86, 4 bytes for "8f e8 78 ff"), which
- * keeps the listing in step with objdump's.  PP_DISASM_ERR_BAD_INSN: the
+ * keeps the listing in step with objdump's.  PP_SYMBOLS_ERR_BAD_INSN: the
  * instruction does not end within code[0..len) (or len is 0) or the
  * decoder gave up; text then holds "(bad)" and the caller may step one
  * byte.  -ENOMEM when text could not grow.  code is only read during

@@ -166,4 +166,26 @@ long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
  */
 const char *pp_symtab_no_lines(struct pp_symtab *t);
 
+/*
+ * Errors of libpp/symbols: negative errno values, or one of these (from
+ * the disassembler), all below -4096.  pp_symbols_strerror() gives the
+ * text of either kind.
+ */
+#define PP_SYMBOLS_ERRORS						\
+	PP_SYMBOLS_ERROR(NOT_OBJECT, "not an object file libbfd knows")	\
+	PP_SYMBOLS_ERROR(NO_ARCH, "libopcodes has no disassembler for its machine") \
+	PP_SYMBOLS_ERROR(BAD_OPTIONS, "disassembler options not understood") \
+	PP_SYMBOLS_ERROR(BAD_INSN, "cannot decode the bytes as an instruction")
+
+enum pp_symbols_error {
+	PP_SYMBOLS_ERR_BASE = -7400,
+#define PP_SYMBOLS_ERROR(name, text) PP_SYMBOLS_ERR_##name,
+	PP_SYMBOLS_ERRORS
+#undef PP_SYMBOLS_ERROR
+	PP_SYMBOLS_ERR_END
+};
+
+/* the text of a code of this library or a negative errno; never NULL */
+const char *pp_symbols_strerror(int err);
+
 #endif

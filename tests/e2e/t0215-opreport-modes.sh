@@ -102,7 +102,7 @@ check '-c -%: caller and callee % of the whole profile' mode c-global cg -c -%
 check '-c -t 20: only blocks of symbols with 20%' mode c-t cg -c -t 20
 check '-c -i run_all: one block' mode c-i cg -c -i run_all
 check '-c with a callee in a dependent image' mode c-multi multi -c
-check '-c -x: that callee listed under its caller, not as an entry' mode c-x multi -c -x
+check '-c -x: no entries and no calls of dependent images' mode c-x multi -c -x
 
 # -o: the same report in the file, nothing on stdout
 to_file() {

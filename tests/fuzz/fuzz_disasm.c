@@ -4,7 +4,7 @@
  * pp_disasm (libopcodes), as opannotate decodes whatever a binary holds.
  * Input: one byte choosing the options, eight of address (little-endian),
  * then the code, decoded instruction after instruction to its end.  Every
- * call must give a length within what is left or PP_DISASM_ERR_BAD_INSN,
+ * call must give a length within what is left or PP_SYMBOLS_ERR_BAD_INSN,
  * and one line of text; nothing may crash, hang, leak or print.
  *
  * The disassemblers are opened once, for this program's own executable
@@ -54,7 +54,7 @@ static void open_handles(void)
 		int ret = pp_disasm_open("/proc/self/exe", modes[i], &handles[i], &err);
 
 		/* a machine other than x86 refuses x86's options */
-		if (ret == PP_DISASM_ERR_BAD_OPTIONS && i)
+		if (ret == PP_SYMBOLS_ERR_BAD_OPTIONS && i)
 			break;
 		if (ret) {
 			fprintf(stderr, "fuzz_disasm: %s\n", err.msg);
@@ -111,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		op_strbuf_reset(&text);
 		n = pp_disasm_insn(d, data + off, size - off, vma + (off - 9), &text);
-		if (n == PP_DISASM_ERR_BAD_INSN) {
+		if (n == PP_SYMBOLS_ERR_BAD_INSN) {
 			if (strcmp(text.buf, "(bad)"))
 				abort();
 			n = 1;

@@ -364,7 +364,7 @@ static unsigned long compare_range(struct pp_disasm *d, const struct section *s,
 		if (!x)
 			fail_msg("%s: objdump shows no instruction at %#" PRIx64
 				 " (we decoded '%s')", what, addr, text.buf);
-		if (n == PP_DISASM_ERR_BAD_INSN) {
+		if (n == PP_SYMBOLS_ERR_BAD_INSN) {
 			/* the section ends inside it: objdump shows the byte */
 			assert_string_equal(text.buf, "(bad)");
 			if (strncmp(x->text, ".byte ", 6))
@@ -780,7 +780,7 @@ static unsigned long compare_raw(const char *elf, const char *options, const cha
 		n = pp_disasm_insn(d, bytes + off, len - off, off, &text);
 		if (!x)
 			fail_msg("%s: objdump shows nothing at %#zx", name, off);
-		if (n == PP_DISASM_ERR_BAD_INSN) {
+		if (n == PP_SYMBOLS_ERR_BAD_INSN) {
 			assert_string_equal(text.buf, "(bad)");
 			assert_int_equal(strncmp(x->text, ".byte ", 6), 0);
 			n = 1;
@@ -867,13 +867,13 @@ static const struct insn_row insn_rows[] = {
 	  .len = 5, .ret = 4, .text = "(bad)" },
 	/* the buffer ends inside the instruction */
 	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0xe8, 0, 0 }, .len = 3,
-	  .ret = PP_DISASM_ERR_BAD_INSN, .text = "(bad)" },
+	  .ret = PP_SYMBOLS_ERR_BAD_INSN, .text = "(bad)" },
 	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0x48 }, .len = 1,
-	  .ret = PP_DISASM_ERR_BAD_INSN, .text = "(bad)" },
+	  .ret = PP_SYMBOLS_ERR_BAD_INSN, .text = "(bad)" },
 	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0x0f }, .len = 1,
-	  .ret = PP_DISASM_ERR_BAD_INSN, .text = "(bad)" },
+	  .ret = PP_SYMBOLS_ERR_BAD_INSN, .text = "(bad)" },
 	{ .line = __LINE__, .file = FIX("nopie"), .code = { 0x90 }, .len = 0,
-	  .ret = PP_DISASM_ERR_BAD_INSN, .text = "(bad)" },
+	  .ret = PP_SYMBOLS_ERR_BAD_INSN, .text = "(bad)" },
 	/* 32-bit addresses wrap as objdump prints them */
 	{ .line = __LINE__, .file = nosyms32, .code = { 0xe8, 0xf0, 0xff, 0xff, 0xff },
 	  .len = 5, .vma = 0x8, .ret = 5, .text = "call   0xfffffffd" },
@@ -1026,21 +1026,21 @@ static const struct option_row option_rows[] = {
 	{ .line = __LINE__, .options = " intel , suffix " },
 	{ .line = __LINE__, .options = ",,intel," },
 	{ .line = __LINE__, .options = "intel-mnemonic,addr32,data16,x86-64" },
-	{ .line = __LINE__, .options = "foo", .ret = PP_DISASM_ERR_BAD_OPTIONS,
+	{ .line = __LINE__, .options = "foo", .ret = PP_SYMBOLS_ERR_BAD_OPTIONS,
 	  .bad = "'foo'" },
-	{ .line = __LINE__, .options = "intel,foo", .ret = PP_DISASM_ERR_BAD_OPTIONS,
+	{ .line = __LINE__, .options = "intel,foo", .ret = PP_SYMBOLS_ERR_BAD_OPTIONS,
 	  .bad = "'foo'" },
 	/* libopcodes takes prefixes ("intelx" as "intel"): we do not */
-	{ .line = __LINE__, .options = "intelx", .ret = PP_DISASM_ERR_BAD_OPTIONS,
+	{ .line = __LINE__, .options = "intelx", .ret = PP_SYMBOLS_ERR_BAD_OPTIONS,
 	  .bad = "'intelx'" },
-	{ .line = __LINE__, .options = "int", .ret = PP_DISASM_ERR_BAD_OPTIONS,
+	{ .line = __LINE__, .options = "int", .ret = PP_SYMBOLS_ERR_BAD_OPTIONS,
 	  .bad = "'int'" },
-	{ .line = __LINE__, .options = "intel=1", .ret = PP_DISASM_ERR_BAD_OPTIONS,
+	{ .line = __LINE__, .options = "intel=1", .ret = PP_SYMBOLS_ERR_BAD_OPTIONS,
 	  .bad = "'intel=1'" },
 	/* another machine's */
-	{ .line = __LINE__, .options = "reg-names-raw", .ret = PP_DISASM_ERR_BAD_OPTIONS,
+	{ .line = __LINE__, .options = "reg-names-raw", .ret = PP_SYMBOLS_ERR_BAD_OPTIONS,
 	  .bad = "'reg-names-raw'" },
-	{ .line = __LINE__, .options = "no-aliases", .ret = PP_DISASM_ERR_BAD_OPTIONS,
+	{ .line = __LINE__, .options = "no-aliases", .ret = PP_SYMBOLS_ERR_BAD_OPTIONS,
 	  .bad = "'no-aliases'" },
 };
 
@@ -1081,21 +1081,21 @@ struct file_row {
 
 static const struct file_row file_rows[] = {
 	{ .line = __LINE__, .name = "text", .content = "not an object\n",
-	  .ret = PP_DISASM_ERR_NOT_OBJECT },
+	  .ret = PP_SYMBOLS_ERR_NOT_OBJECT },
 	{ .line = __LINE__, .name = "empty", .content = "",
-	  .ret = PP_DISASM_ERR_NOT_OBJECT },
+	  .ret = PP_SYMBOLS_ERR_NOT_OBJECT },
 	{ .line = __LINE__, .name = "missing", .ret = -ENOENT },
 	{ .line = __LINE__, .name = "dir", .path = "/", .ret = -EISDIR },
 	{ .line = __LINE__, .name = "device", .path = "/dev/null",
-	  .ret = PP_DISASM_ERR_NOT_OBJECT },
+	  .ret = PP_SYMBOLS_ERR_NOT_OBJECT },
 	{ .line = __LINE__, .name = "aarch64", .machine = EM_AARCH64, .is64 = true,
-	  .ret = PP_DISASM_ERR_NO_ARCH, .alt_ret = PP_DISASM_ERR_NOT_OBJECT,
+	  .ret = PP_SYMBOLS_ERR_NO_ARCH, .alt_ret = PP_SYMBOLS_ERR_NOT_OBJECT,
 	  .nop = { 0x1f, 0x20, 0x03, 0xd5 } },
 	{ .line = __LINE__, .name = "ppc64", .machine = EM_PPC64, .is64 = true, .big = true,
-	  .ret = PP_DISASM_ERR_NO_ARCH, .alt_ret = PP_DISASM_ERR_NOT_OBJECT,
+	  .ret = PP_SYMBOLS_ERR_NO_ARCH, .alt_ret = PP_SYMBOLS_ERR_NOT_OBJECT,
 	  .nop = { 0x60, 0, 0, 0 } },
 	{ .line = __LINE__, .name = "riscv", .machine = EM_RISCV, .is64 = true,
-	  .ret = PP_DISASM_ERR_NO_ARCH, .alt_ret = PP_DISASM_ERR_NOT_OBJECT,
+	  .ret = PP_SYMBOLS_ERR_NO_ARCH, .alt_ret = PP_SYMBOLS_ERR_NOT_OBJECT,
 	  .nop = { 0x13, 0, 0, 0 } },
 };
 
@@ -1220,20 +1220,20 @@ static void test_strerror(void **state)
 	int e;
 
 	(void)state;
-	assert_string_equal(pp_disasm_strerror(PP_DISASM_ERR_NOT_OBJECT),
+	assert_string_equal(pp_symbols_strerror(PP_SYMBOLS_ERR_NOT_OBJECT),
 			    "not an object file libbfd knows");
-	assert_string_equal(pp_disasm_strerror(PP_DISASM_ERR_NO_ARCH),
+	assert_string_equal(pp_symbols_strerror(PP_SYMBOLS_ERR_NO_ARCH),
 			    "libopcodes has no disassembler for its machine");
-	assert_string_equal(pp_disasm_strerror(PP_DISASM_ERR_BAD_OPTIONS),
+	assert_string_equal(pp_symbols_strerror(PP_SYMBOLS_ERR_BAD_OPTIONS),
 			    "disassembler options not understood");
-	assert_string_equal(pp_disasm_strerror(PP_DISASM_ERR_BAD_INSN),
+	assert_string_equal(pp_symbols_strerror(PP_SYMBOLS_ERR_BAD_INSN),
 			    "cannot decode the bytes as an instruction");
-	for (e = PP_DISASM_ERR_BASE + 1; e <= PP_DISASM_ERR_BAD_INSN; e++)
-		assert_true(strlen(pp_disasm_strerror(e)) > 10);
-	assert_string_equal(pp_disasm_strerror(-ENOENT), strerror(ENOENT));
+	for (e = PP_SYMBOLS_ERR_BASE + 1; e <= PP_SYMBOLS_ERR_BAD_INSN; e++)
+		assert_true(strlen(pp_symbols_strerror(e)) > 10);
+	assert_string_equal(pp_symbols_strerror(-ENOENT), strerror(ENOENT));
 	/* outside the list: never NULL */
-	assert_non_null(pp_disasm_strerror(PP_DISASM_ERR_BASE));
-	assert_non_null(pp_disasm_strerror(PP_DISASM_ERR_BAD_INSN + 1));
+	assert_non_null(pp_symbols_strerror(PP_SYMBOLS_ERR_BASE));
+	assert_non_null(pp_symbols_strerror(PP_SYMBOLS_ERR_BAD_INSN + 1));
 }
 
 /* "2.40" from the libopcodes-2.40-system.so we run with; "" if not named so */

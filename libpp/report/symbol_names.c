@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Symbol names for output, demangled ahead of the writer (symbols_int.h).
+ * Symbol names for output (report_int.h): one at a time, or demangled
+ * ahead of the writer.
  *
  * Demangling is most of a big symbol report's time, so it runs on every
  * CPU and overlaps the output: helper threads claim chunks of names in
@@ -15,8 +16,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libpp/symbols/symbols_int.h"
+#include "libpp/report/report_int.h"
+#include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
+
+char *pp_symbol_display(const struct pp_sym *sym, enum pp_demangle_mode mode)
+{
+	char *d = NULL;
+
+	if (!(sym->flags & PP_SYM_ARTIFICIAL))
+		d = pp_demangle(sym->name, mode);
+	return d ? d : op_xstrdup(sym->name);
+}
 
 #define NAME_CHUNK 256		/* names claimed at once */
 #define MAX_HELPERS 7

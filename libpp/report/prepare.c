@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The preparation every output shares (report_int.h, struct pp_side):
+ * from a loaded profile to the rows an output shows.  Each option that
+ * chooses rows acts here, the same way for every output:
+ *
+ *	rows		per symbol (or per image), -x leaving out the
+ *			images applications merely use
+ *	arcs		call-graph arcs between rows, -x likewise
+ *	notes		missing or changed binaries, dropped arcs
+ *	totals		the whole every share is of
+ *	selection	-t (unless the output picks its own units), -i/-e,
+ *			and with -x rows of the applications' own images
+ *	order		--sort, or the output's fixed order
+ *	names		display names, symbol names demangled ahead
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/report/report_int.h"
+#include "libpp/symbols/pp_symbols.h"
+#include "libutil/op_alloc.h"
+
+static bool needs(const struct pp_report *r, unsigned what)
+{
+	return (r->output->needs & what) != 0;
+}
+
+static void build_rows(struct pp_report *r, struct pp_side *s)
+{
+	struct pp_rows_opts ro = {
+		.exclude_dependent = r->o->exclude_dependent,
+		.per_image = !needs(r, PP_NEEDS_SYMBOLS),
+	};
+
+	pp_rows_build(&s->rows, s->p, &ro);
+	if (needs(r, PP_NEEDS_ARCS)) {
+		pp_arcs_build(&s->arcs, s->p, &s->rows, r->o->exclude_dependent,
+			      r->notes);
+		if (s->arcs.dropped)
+			pp_note(r->notes, "%" PRIu64 " call-graph arcs fell outside "
+				"every symbol and were dropped", s->arcs.dropped);
+	}
+	if (needs(r, PP_NEEDS_SYMBOLS))
+		pp_check_images(s->p, r->notes);
+}
+
+static void sum_totals(struct pp_side *s)
+{
+	size_t i, c, nr_classes = s->p->nr_classes;
+
+	s->totals = op_xcalloc(nr_classes + 1, sizeof(*s->totals));
+	for (i = 0; i < s->rows.nr; i++)
+		for (c = 0; c < nr_classes; c++)
+			s->totals[c] += s->rows.rows[i].counts[c];
+}
+
+static bool own_image(const struct pp_profile *p, const struct pp_row *row)
+{
+	return odb_image_id_equal(&p->apps[row->app].id, &p->images[row->image].id);
+}
+
+/* is row shown?  (rows come in index order: their row pointers are stable) */
+static bool shown(const struct pp_report *r, const struct pp_side *s,
+		  const struct pp_row *row)
+{
+	const struct pp_report_opts *o = r->o;
+
+	if (!needs(r, PP_SELECTS_OWN) &&
+	    !pp_over_threshold(o->threshold, row->counts, s->totals, s->p->nr_classes))
+		return false;
+	/* -x: a library reached by an arc is a caller or callee, not an entry */
+	if (o->exclude_dependent && !own_image(s->p, row))
+		return false;
+	return !row->sym || pp_sym_passes(o->include_symbols, o->exclude_symbols,
+					  row->sym, o->demangle);
+}
+
+static void select_rows(struct pp_report *r, struct pp_side *s)
+{
+	size_t i;
+
+	s->sel = op_xcalloc(s->rows.nr + 1, sizeof(*s->sel));
+	for (i = 0; i < s->rows.nr; i++) {
+		struct pp_row *row = &s->rows.rows[i];
+
+		if (shown(r, s, row))
+			s->sel[s->nr_sel++] = row;
+	}
+}
+
+/*
+ * Which columns the rows need, as OProfile 1.4 decides: an image column
+ * when a row's image is not its application's own, 16-digit addresses
+ * when one needs them, judged on the rows shown, or with arcs on every
+ * row (callers and callees are shown too); an application column when
+ * some class has samples of several applications.
+ */
+static void column_hints(struct pp_report *r, struct pp_side *s)
+{
+	bool all = needs(r, PP_NEEDS_ARCS);
+	size_t nr = all ? s->rows.nr : s->nr_sel, i;
+
+	for (i = 0; i < nr; i++) {
+		const struct pp_row *row = all ? &s->rows.rows[i] : s->sel[i];
+
+		if (!own_image(s->p, row))
+			s->show_image = true;
+		if (row->sym && row->sym->vma > 0xffffffffull)
+			s->vma64 = true;
+	}
+	s->show_app = s->rows.multiple_apps;
+}
+
+static void order_rows(struct pp_report *r, struct pp_side *s)
+{
+	const struct pp_output *out = r->output;
+	const struct pp_report_opts *o = r->o;
+
+	if (needs(r, PP_SORTS_OWN))
+		return;
+	if (out->sort) {
+		if (o->nr_sort)
+			pp_note(r->notes, "--sort is ignored with the %s output",
+				out->name);
+		pp_rows_sort(s->sel, s->nr_sel, s->p, &s->names, out->sort,
+			     out->nr_sort, o->reverse, o->demangle);
+		return;
+	}
+	pp_rows_sort(s->sel, s->nr_sel, s->p, &s->names, o->sort, o->nr_sort,
+		     o->reverse, o->demangle);
+}
+
+/*
+ * The shown names, demangled by helper threads in the order the output
+ * asks for them: the rows shown as sorted, then, when arcs bring in
+ * callers and callees that are not shown themselves, the other rows.
+ */
+static void start_names(struct pp_report *r, struct pp_side *s)
+{
+	size_t nr = needs(r, PP_NEEDS_ARCS) ? s->rows.nr : s->nr_sel;
+	const struct pp_sym **syms = op_xcalloc(nr + 1, sizeof(*syms));
+	bool *placed = op_xcalloc(s->rows.nr + 1, sizeof(*placed));
+	size_t i, n = 0;
+
+	s->name_pos = op_xcalloc(s->rows.nr + 1, sizeof(*s->name_pos));
+	for (i = 0; i < s->rows.nr; i++)
+		s->name_pos[i] = SIZE_MAX;
+	for (i = 0; i < s->nr_sel; i++) {
+		placed[s->sel[i]->index] = true;
+		s->name_pos[s->sel[i]->index] = n;
+		syms[n++] = s->sel[i]->sym;
+	}
+	for (i = 0; n < nr && i < s->rows.nr; i++) {
+		if (placed[i])
+			continue;
+		s->name_pos[i] = n;
+		syms[n++] = s->rows.rows[i].sym;
+	}
+	s->sym_names = pp_name_stream_start(syms, n, r->o->demangle);
+	free(syms);
+	free(placed);
+}
+
+void pp_prepare(struct pp_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_sides; i++) {
+		struct pp_side *s = &r->sides[i];
+
+		build_rows(r, s);
+		sum_totals(s);
+		pp_names_init(&s->names, s->p, r->o->long_filenames);
+		select_rows(r, s);
+		column_hints(r, s);
+		order_rows(r, s);
+		if (needs(r, PP_NEEDS_SYMBOLS) && !needs(r, PP_SORTS_OWN))
+			start_names(r, s);
+	}
+}
+
+const char *pp_side_sym_name(const struct pp_side *s, const struct pp_row *row)
+{
+	size_t pos = s->name_pos ? s->name_pos[row->index] : SIZE_MAX;
+
+	if (pos == SIZE_MAX)
+		OP_BUG("no shown name prepared for row %zu", row->index);
+	return pp_name_stream_get(s->sym_names, pos);
+}
+
+void pp_prepare_release(struct pp_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_sides; i++) {
+		struct pp_side *s = &r->sides[i];
+
+		pp_name_stream_end(s->sym_names);
+		free(s->name_pos);
+		free(s->sel);
+		free(s->totals);
+		pp_names_release(&s->names);
+		if (needs(r, PP_NEEDS_ARCS))
+			pp_arcs_release(&s->arcs);
+		pp_rows_release(&s->rows);
+	}
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * From a built profile to a written output (pp_report_run()): load once,
+ * prepare once, write.  The phases are the same for every output; what
+ * differs is in the output's row of the table (outputs.c).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "libpp/report/report_int.h"
+#include "libpp/symbols/pp_symbols.h"
+
+static const char *const report_messages[] = {
+#define PP_REPORT_ERROR(name, text) [PP_REPORT_ERR_##name - PP_REPORT_ERR_BASE] = text,
+	PP_REPORT_ERRORS
+#undef PP_REPORT_ERROR
+};
+
+const char *pp_report_strerror(int err)
+{
+	if (err > PP_REPORT_ERR_BASE && err < PP_REPORT_ERR_END)
+		return report_messages[err - PP_REPORT_ERR_BASE];
+	if (err > PP_SYMBOLS_ERR_BASE && err < PP_SYMBOLS_ERR_END)
+		return pp_symbols_strerror(err);
+	return pp_profile_strerror(err);
+}
+
+/* read the samples (and with symbols, the symbol tables) of each side */
+static int load(const struct pp_report_input *in, bool symbols, struct op_err *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < in->nr_profiles; i++) {
+		ret = pp_profile_load(in->profiles[i], symbols, in->notes, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int pp_report_run(const struct pp_output *output, const struct pp_report_input *in,
+		  FILE *out, struct op_err *err)
+{
+	struct pp_report r;
+	size_t i;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.output = output;
+	r.o = in->o;
+	r.info = in->info;
+	r.notes = in->notes;
+	r.nr_sides = output->needs & PP_NEEDS_TWO ? 2 : 1;
+	if (in->nr_profiles < r.nr_sides)
+		OP_BUG("output '%s' needs %zu profiles, got %zu", output->name,
+		       r.nr_sides, in->nr_profiles);
+	for (i = 0; i < r.nr_sides; i++)
+		r.sides[i].p = in->profiles[i];
+	ret = load(in, output->needs & PP_NEEDS_SYMBOLS, err);
+	if (ret)
+		return ret;
+	pp_prepare(&r);
+	ret = output->write(&r, out, err);
+	pp_prepare_release(&r);
+	return ret;
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What selects rows: -t (a share of at least the threshold in some
+ * class) and -i/-e (symbol names, raw or as shown, literally or as
+ * globs).
+ */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/report/report_int.h"
+#include "libpp/symbols/pp_symbols.h"
+
+bool pp_over_threshold(double threshold, const uint64_t *counts,
+		       const uint64_t *totals, size_t nr_classes)
+{
+	size_t c;
+
+	if (threshold <= 0)
+		return true;
+	for (c = 0; c < nr_classes; c++)
+		if (pp_ratio(counts[c], totals[c]) >= threshold)
+			return true;
+	return false;
+}
+
+static bool in_list(const char *const *list, const char *raw, const char *shown)
+{
+	size_t i;
+
+	for (i = 0; list[i]; i++) {
+		if (!strcmp(list[i], raw) || (shown && !strcmp(list[i], shown)))
+			return true;
+		/* a name without glob characters matched above or not at all */
+		if (strpbrk(list[i], "*?[\\") && !fnmatch(list[i], shown ? shown : raw, 0))
+			return true;
+	}
+	return false;
+}
+
+static bool selected(const char *const *include, const char *const *exclude,
+		     const char *raw, const char *shown)
+{
+	if (include && !in_list(include, raw, shown))
+		return false;
+	if (exclude && in_list(exclude, raw, shown))
+		return false;
+	return true;
+}
+
+bool pp_sym_passes(const char *const *include, const char *const *exclude,
+		   const struct pp_sym *sym, enum pp_demangle_mode mode)
+{
+	char *shown;
+	bool keep;
+
+	if (!include && !exclude)
+		return true;
+	shown = pp_symbol_display(sym, mode);
+	keep = selected(include, exclude, sym->name, shown);
+	free(shown);
+	return keep;
+}

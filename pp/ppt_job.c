@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The steps every report tool takes (see ppt_job.h): from a profile
+ * specification to built profiles, with the messages of each step, and
+ * from there through one output of libpp/report to the exit status.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+#include "libutil/op_popt.h"
+#include "libutil/op_quote.h"
+#include "libutil/op_strbuf.h"
+#include "pp/ppt_job.h"
+
+/* the notes of the libraries, printed as warnings */
+static void print_note(void *data, const char *msg)
+{
+	(void)data;
+	op_warning("%s", msg);
+}
+
+static void report_bad_files(const struct pp_file_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr_bad; i++)
+		op_warning("skipping '%s': %s", list->bad[i].path, list->bad[i].why);
+}
+
+/* lost and throttled samples recorded by operf (formats.md §1.2) */
+static void warn_about_stats(const struct ppt_job *job)
+{
+	const struct pp_session_info *in = &job->info;
+	size_t i;
+
+	if (in->lost && in->total_samples) {
+		op_warning("%" PRIu64 " of %" PRIu64 " samples (%.2f%%) were lost while "
+			   "profiling; see %s/samples/operf.log", in->lost,
+			   in->total_samples,
+			   100.0 * (double)in->lost / (double)in->total_samples,
+			   job->sd.dir);
+	} else if (in->lost) {
+		op_warning("%" PRIu64 " samples were lost while profiling; see "
+			   "%s/samples/operf.log", in->lost, job->sd.dir);
+	}
+	for (i = 0; i < in->nr_throttled; i++)
+		op_warning("the kernel throttled event '%s': fewer samples than its "
+			   "rate asks for", in->throttled[i]);
+}
+
+static const char *const side_name[] = {
+	"first profile: ", "second profile: ",
+};
+
+/* what the session directory holds, and what excluded everything */
+static void explain(struct ppt_job *job, const struct pp_spec *spec)
+{
+	char *why = pp_session_explain(&job->sd, spec);
+
+	if (why)
+		fprintf(stderr, "%s", why);
+	free(why);
+}
+
+static int list_side(struct ppt_job *job, int side, const struct pp_spec *spec)
+{
+	struct op_err err = { "" };
+	int ret;
+
+	ret = pp_session_list(&job->sd, spec, &job->files[side], &err);
+	if (ret) {
+		op_error("%s%s", job->nr_sides == 2 ? side_name[side] : "",
+			 err.msg[0] ? err.msg : pp_spec_strerror(ret));
+		if (ret == -ENOENT)
+			explain(job, spec);
+		return 1;
+	}
+	report_bad_files(&job->files[side]);
+	if (!job->files[side].nr) {
+		op_error("%sno sample files match the profile specification",
+			 job->nr_sides == 2 ? side_name[side] : "");
+		explain(job, spec);
+		return 1;
+	}
+	return 0;
+}
+
+static int build_side(struct ppt_job *job, int side)
+{
+	struct op_err err = { "" };
+	int ret;
+
+	ret = pp_profile_build(&job->profile[side], &job->files[side], job->merge,
+			       &job->sym_opts, &err);
+	if (ret) {
+		op_error("%s", err.msg[0] ? err.msg : pp_profile_strerror(ret));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A report allocates and frees arrays of megabytes (symbol candidates,
+ * sort scratch) phase after phase.  glibc would map each one afresh and
+ * unmap it on free, so every phase paid the page faults again (a fifth of
+ * opreport -l's time on a VM).  Keep big blocks on the heap, keep freed
+ * memory for the next phase.
+ */
+static void keep_freed_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
+int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
+		  bool xml_classes, int argc, const char *const *argv)
+{
+	struct op_err err = { "" };
+	const struct pp_spec *first;
+	int ret, side;
+
+	memset(job, 0, sizeof(*job));
+	keep_freed_memory();
+	pp_notes_init(&job->notes, print_note, NULL);
+	job->demangle = PP_DEMANGLE_NORMAL;
+	if (o->demangle)
+		pp_demangle_mode_parse(o->demangle, &job->demangle);
+	if (o->merge)
+		pp_merge_parse(o->merge, &job->merge, &err);
+	if (xml_classes)
+		job->merge |= PP_CLASSES_XML;
+	ret = pp_spec_parse(argc, argv, &job->spec, &err);
+	if (ret) {
+		op_usage_error("%s", err.msg[0] ? err.msg : pp_spec_strerror(ret));
+		return 2;
+	}
+	first = &job->spec.first;
+	ret = pp_session_dir_find(&job->sd, o->session_dir, first->archive, &err);
+	if (ret) {
+		op_error("%s", err.msg);
+		op_hint("profile with 'operf COMMAND' first, or give --session-dir");
+		return 1;
+	}
+	job->nr_sides = job->spec.differential ? 2 : 1;
+	for (side = 0; side < job->nr_sides; side++) {
+		ret = list_side(job, side, side ? &job->spec.second : first);
+		if (ret)
+			return ret;
+	}
+	op_debug_phase("sample files listed");
+	pp_session_info_read(&job->sd, pp_spec_sessions(first)->items[0], &job->info);
+	warn_about_stats(job);
+	if (o->image_path)
+		job->image_paths = ppt_split_list(o->image_path);
+	if (o->include_symbols)
+		job->include = ppt_split_list(o->include_symbols);
+	if (o->exclude_symbols)
+		job->exclude = ppt_split_list(o->exclude_symbols);
+	job->sym_opts.root = o->root;
+	job->sym_opts.image_path = (const char *const *)job->image_paths;
+	job->sym_opts.archive = job->sd.archive;
+	job->sym_opts.kallsyms = job->info.kallsyms;
+	job->sym_opts.modules = job->info.modules;
+	job->sym_opts.vmlinux = job->info.vmlinux;
+	for (side = 0; side < job->nr_sides; side++) {
+		ret = build_side(job, side);
+		if (ret)
+			return ret;
+	}
+	op_debug_phase("profile built");
+	return 0;
+}
+
+void ppt_job_release(struct ppt_job *job)
+{
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		pp_profile_release(&job->profile[side]);
+		pp_file_list_release(&job->files[side]);
+	}
+	pp_session_info_release(&job->info);
+	pp_session_dir_release(&job->sd);
+	pp_spec_set_release(&job->spec);
+	ppt_free_list(job->image_paths);
+	ppt_free_list(job->include);
+	ppt_free_list(job->exclude);
+	pp_notes_release(&job->notes);
+}
+
+void ppt_job_report_opts(const struct ppt_job *job, const struct ppt_common_options *o,
+			 struct pp_report_opts *ro)
+{
+	ro->exclude_dependent = o->exclude_dependent;
+	ro->threshold = o->threshold;
+	ro->demangle = job->demangle;
+	ro->include_symbols = (const char *const *)job->include;
+	ro->exclude_symbols = (const char *const *)job->exclude;
+	ro->merge_list = o->merge;
+	ro->image_path = o->image_path;
+}
+
+int ppt_job_run(struct ppt_job *job, const struct pp_output *output,
+		const struct pp_report_opts *ro, FILE *out)
+{
+	struct pp_report_input in = {
+		.profiles = { &job->profile[0], &job->profile[1] },
+		.nr_profiles = (size_t)job->nr_sides,
+		.info = &job->info,
+		.o = ro,
+		.notes = &job->notes,
+	};
+	struct op_err err = { "" };
+	int ret = pp_report_run(output, &in, out, &err);
+
+	op_debug_phase("report written");
+	switch (ret) {
+	case 0:
+		return 0;
+	case PP_SYMBOLS_ERR_BAD_OPTIONS:
+		op_usage_error("%s", err.msg[0] ? err.msg : pp_report_strerror(ret));
+		return 2;
+	case PP_REPORT_ERR_COLUMNS:
+		op_error("%s", err.msg[0] ? err.msg : pp_report_strerror(ret));
+		op_hint("select the same events, cpus or threads on both sides, "
+			"or --merge them");
+		return 1;
+	default:
+		op_error("%s", err.msg[0] ? err.msg : pp_report_strerror(ret));
+		return 1;
+	}
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The file a report tool writes with -o FILE, opened on the first byte
+ * written: a report that fails before writing anything (no sample file
+ * could be read, an option found wrong late) leaves FILE as it was, or
+ * absent.  Once written, FILE holds exactly the report (truncated first).
+ */
+#ifndef PPT_OUTPUT_H
+#define PPT_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ppt_output {
+	FILE *stream;		/* what the report is written to */
+	char *path;
+	int fd;			/* -1 until the first byte */
+	int err;		/* errno of the first failure, 0 if none */
+	bool commit;		/* make the file at close even if unwritten */
+	bool discard;		/* closing without commit: what is buffered
+				 * is dropped, not written */
+};
+
+/*
+ * Make o's stream for path, which is not opened yet.  0, or an errno when
+ * the stream cannot be made.
+ */
+int ppt_output_open(struct ppt_output *o, const char *path);
+
+/*
+ * Close o's stream.  With commit, what is buffered is written and a file
+ * not written to yet is made (empty); without, a file not written to yet
+ * is left alone and what is buffered is dropped.  Returns 0, or the errno of the
+ * first failure to open, write or close the file.
+ */
+int ppt_output_close(struct ppt_output *o, bool commit);
+
+#endif
