@@ -78,7 +78,7 @@ static int list_side(struct ppt_job *job, int side, const struct pp_spec *spec)
 	ret = pp_session_list(&job->sd, spec, &job->files[side], &err);
 	if (ret) {
 		op_error("%s%s", job->nr_sides == 2 ? side_name[side] : "",
-			 err.msg[0] ? err.msg : pp_spec_strerror(ret));
+			 err.msg[0] ? err.msg : pp_profile_strerror(ret));
 		if (ret == -ENOENT)
 			explain(job, spec);
 		return 1;
@@ -139,7 +139,7 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 		job->merge |= PP_CLASSES_XML;
 	ret = pp_spec_parse(argc, argv, &job->spec, &err);
 	if (ret) {
-		op_usage_error("%s", err.msg[0] ? err.msg : pp_spec_strerror(ret));
+		op_usage_error("%s", err.msg[0] ? err.msg : pp_profile_strerror(ret));
 		return 2;
 	}
 	first = &job->spec.first;

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "libdb/odb.h"
+#include "libpp/profile/pp_errors.h"
 #include "libpp/profile/pp_notes.h"
 #include "libdb/odb_name.h"
 #include "libpp/profile/pp_session.h"
@@ -133,7 +134,6 @@ struct pp_profile {
 	size_t nr_cg;
 	unsigned merge;
 	const struct pp_sym_opts *sym_opts;	/* borrowed */
-	char *warnings_seen;		/* keys of warnings already given */
 };
 
 /*
@@ -172,21 +172,6 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
  */
 struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i);
 
-#define PP_PROFILE_ERRORS						\
-	PP_PROFILE_ERROR(AXES, "samples differ along two axes")		\
-	PP_PROFILE_ERROR(EMPTY, "no sample files")			\
-	PP_PROFILE_ERROR(BAD_MERGE, "bad --merge value")		\
-	PP_PROFILE_ERROR(UNREADABLE, "no sample file could be read")
-
-enum pp_profile_error {
-	PP_PROFILE_ERR_BASE = -7200,
-#define PP_PROFILE_ERROR(name, text) PP_PROFILE_ERR_##name,
-	PP_PROFILE_ERRORS
-#undef PP_PROFILE_ERROR
-	PP_PROFILE_ERR_END
-};
-
-const char *pp_profile_strerror(int err);
 
 /*
  * The cpu type of a sample-file header as OProfile names it

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "libdb/odb_name.h"
+#include "libpp/profile/pp_errors.h"
 #include "libutil/op_error.h"
 
 /* a list of values given for one tag; NULL/0 when the tag is absent */
@@ -67,7 +68,7 @@ struct pp_spec_set {
  * normalized, except image patterns that start with a glob character
  * ('*', '?', '['); one that exists and holds no glob is resolved with
  * realpath(), as the sample files record real paths.  Returns 0
- * or PP_SPEC_ERR_* with the detail in err (e.g. "unknown tag 'imgae' in
+ * or PP_PROFILE_ERR_* with the detail in err (e.g. "unknown tag 'imgae' in
  * 'imgae:foo' (valid tags: archive, session, ...)"); set is then empty.
  * Free with pp_spec_set_release().
  */
@@ -90,22 +91,5 @@ const struct pp_spec_list *pp_spec_sessions(const struct pp_spec *spec);
 /* "archive, session, session-exclude, image, ..." (static) */
 const char *pp_spec_valid_tags(void);
 
-#define PP_SPEC_ERRORS							\
-	PP_SPEC_ERROR(UNKNOWN_TAG, "unknown tag in profile specification") \
-	PP_SPEC_ERROR(EMPTY_VALUE, "empty value in profile specification") \
-	PP_SPEC_ERROR(BAD_NUMBER, "bad number in profile specification")	\
-	PP_SPEC_ERROR(BAD_BRACES, "unbalanced or misplaced braces")	\
-	PP_SPEC_ERROR(TOO_MANY_SIDES, "a differential profile has two sides") \
-	PP_SPEC_ERROR(TWO_ARCHIVES, "archive: given more than once")
-
-enum pp_spec_error {
-	PP_SPEC_ERR_BASE = -7100,
-#define PP_SPEC_ERROR(name, text) PP_SPEC_ERR_##name,
-	PP_SPEC_ERRORS
-#undef PP_SPEC_ERROR
-	PP_SPEC_ERR_END
-};
-
-const char *pp_spec_strerror(int err);
 
 #endif

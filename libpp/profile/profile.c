@@ -22,19 +22,6 @@
 #include "libutil/op_hmap.h"
 #include "libutil/op_strbuf.h"
 
-static const char *const profile_messages[] = {
-#define PP_PROFILE_ERROR(name, text) [PP_PROFILE_ERR_##name - PP_PROFILE_ERR_BASE] = text,
-	PP_PROFILE_ERRORS
-#undef PP_PROFILE_ERROR
-};
-
-const char *pp_profile_strerror(int err)
-{
-	if (err > PP_PROFILE_ERR_BASE && err < PP_PROFILE_ERR_END)
-		return profile_messages[err - PP_PROFILE_ERR_BASE];
-	return err < 0 && err > -4096 ? strerror(-err) : "unknown error";
-}
-
 int pp_merge_parse(const char *list, unsigned *merge, struct op_err *err)
 {
 	static const struct { const char *name; unsigned bit; } words[] = {
@@ -660,7 +647,6 @@ void pp_profile_release(struct pp_profile *p)
 	free(p->images);
 	free(p->groups);
 	free(p->cg);
-	free(p->warnings_seen);
 	memset(p, 0, sizeof(*p));
 }
 

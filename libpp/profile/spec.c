@@ -279,7 +279,7 @@ static int check_item(const struct tag *t, const char *item, const char *arg,
 		   t->kind == ITEM_COUNT ? "a decimal number" :
 		   t->kind == ITEM_UNIT_MASK ? "a decimal or 0x hex number" :
 		   "'all' or a decimal number");
-	return PP_SPEC_ERR_BAD_NUMBER;
+	return PP_PROFILE_ERR_BAD_NUMBER;
 }
 
 static int empty_value(const struct tag *t, const char *arg,
@@ -289,7 +289,7 @@ static int empty_value(const struct tag *t, const char *arg,
 
 	op_err_set(err, "empty %s value in '%s'", t->name,
 		   op_quote(qa, sizeof(qa), arg));
-	return PP_SPEC_ERR_EMPTY_VALUE;
+	return PP_PROFILE_ERR_EMPTY_VALUE;
 }
 
 /* the items of value, split at ',' but not at "\," */
@@ -343,7 +343,7 @@ static int add_archive(struct pp_spec *spec, const char *value,
 		op_err_set(err, "archive: given twice, '%s' after '%s'",
 			   op_quote(qa, sizeof(qa), arg),
 			   op_quote(qo, sizeof(qo), spec->archive));
-		return PP_SPEC_ERR_TWO_ARCHIVES;
+		return PP_PROFILE_ERR_TWO_ARCHIVES;
 	}
 	spec->archive = absolute_path(value, false);
 	return 0;
@@ -372,7 +372,7 @@ static const struct tag *find_tag(const char *arg, int *ret,
 		   op_quote(qt, sizeof(qt), name), op_quote(qa, sizeof(qa), arg),
 		   pp_spec_valid_tags());
 	free(name);
-	*ret = PP_SPEC_ERR_UNKNOWN_TAG;
+	*ret = PP_PROFILE_ERR_UNKNOWN_TAG;
 	return NULL;
 }
 
@@ -391,7 +391,7 @@ static int parse_arg(struct pp_spec *spec, const char *arg, bool in_side,
 		op_err_set(err, "'%s': braces must be arguments of their own, "
 			   "as in '{ image:a } { image:b }'",
 			   op_quote(qa, sizeof(qa), arg));
-		return PP_SPEC_ERR_BAD_BRACES;
+		return PP_PROFILE_ERR_BAD_BRACES;
 	}
 	t = find_tag(arg, &ret, err);
 	if (ret)
@@ -438,10 +438,10 @@ static int brace_error(int ret, struct op_err *err, const char *why)
 static int open_side(struct sides *s, struct op_err *err)
 {
 	if (s->part != SHARED)
-		return brace_error(PP_SPEC_ERR_BAD_BRACES, err,
+		return brace_error(PP_PROFILE_ERR_BAD_BRACES, err,
 				   "'{' inside braces");
 	if (s->nr == 2)
-		return brace_error(PP_SPEC_ERR_TOO_MANY_SIDES, err,
+		return brace_error(PP_PROFILE_ERR_TOO_MANY_SIDES, err,
 				   "a third '{': a differential profile has "
 				   "two sides");
 	s->part = ++s->nr == 1 ? FIRST : SECOND;
@@ -451,7 +451,7 @@ static int open_side(struct sides *s, struct op_err *err)
 static int close_side(struct sides *s, struct op_err *err)
 {
 	if (s->part == SHARED)
-		return brace_error(PP_SPEC_ERR_BAD_BRACES, err,
+		return brace_error(PP_PROFILE_ERR_BAD_BRACES, err,
 				   "'}' without '{'");
 	s->part = SHARED;
 	return 0;
@@ -484,9 +484,9 @@ int pp_spec_parse(int argc, const char *const *argv, struct pp_spec_set *set,
 		}
 	}
 	if (!ret && s.part != SHARED)
-		ret = brace_error(PP_SPEC_ERR_BAD_BRACES, err, "'{' without '}'");
+		ret = brace_error(PP_PROFILE_ERR_BAD_BRACES, err, "'{' without '}'");
 	if (!ret && s.nr == 1)
-		ret = brace_error(PP_SPEC_ERR_BAD_BRACES, err,
+		ret = brace_error(PP_PROFILE_ERR_BAD_BRACES, err,
 				  "one side in braces: a differential profile "
 				  "is '{ SPEC } { SPEC }'");
 	if (ret) {
@@ -653,17 +653,4 @@ const char *pp_spec_reject(const struct pp_spec *spec, const char *session,
 		if (rejects(spec, &tags[i], session, name))
 			return tags[i].name;
 	return NULL;
-}
-
-static const char *const messages[] = {
-#define PP_SPEC_ERROR(name, text) [PP_SPEC_ERR_##name - PP_SPEC_ERR_BASE - 1] = text,
-	PP_SPEC_ERRORS
-#undef PP_SPEC_ERROR
-};
-
-const char *pp_spec_strerror(int err)
-{
-	if (err > PP_SPEC_ERR_BASE && err < PP_SPEC_ERR_END)
-		return messages[err - PP_SPEC_ERR_BASE - 1];
-	return op_strerror(err);
 }

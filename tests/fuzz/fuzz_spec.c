@@ -204,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = pp_spec_parse(argc, argv, &set, &err);
 	free(copy);
 	if (ret) {
-		if (ret <= PP_SPEC_ERR_BASE || ret >= PP_SPEC_ERR_END)
+		if (ret < PP_PROFILE_ERR_UNKNOWN_TAG || ret > PP_PROFILE_ERR_TWO_ARCHIVES)
 			abort();
 		if (!err.msg[0] || !one_line(err.msg))
 			abort();

@@ -271,52 +271,52 @@ static void test_errors(void **state)
 		int err;
 		const char *msg;	/* a part of the message */
 	} rows[] = {
-		{ __LINE__, { "imgae:foo" }, PP_SPEC_ERR_UNKNOWN_TAG,
+		{ __LINE__, { "imgae:foo" }, PP_PROFILE_ERR_UNKNOWN_TAG,
 		  "unknown tag 'imgae' in 'imgae:foo' (valid tags: archive, session, "
 		  "session-exclude, image, image-exclude, lib-image, lib-image-exclude, "
 		  "event, count, unit-mask, cpu, tgid, tid)" },
-		{ __LINE__, { "image:a", "Image:x" }, PP_SPEC_ERR_UNKNOWN_TAG, "unknown tag 'Image'" },
-		{ __LINE__, { ":x" }, PP_SPEC_ERR_UNKNOWN_TAG, "unknown tag '' in ':x'" },
-		{ __LINE__, { "a:b/c" }, PP_SPEC_ERR_UNKNOWN_TAG, "unknown tag 'a'" },
-		{ __LINE__, { "sample-file:x" }, PP_SPEC_ERR_UNKNOWN_TAG, "'sample-file'" },
-		{ __LINE__, { "image:" }, PP_SPEC_ERR_EMPTY_VALUE, "empty image value in 'image:'" },
-		{ __LINE__, { "cpu:1,,2" }, PP_SPEC_ERR_EMPTY_VALUE, "empty cpu value in 'cpu:1,,2'" },
-		{ __LINE__, { "event:a," }, PP_SPEC_ERR_EMPTY_VALUE, "empty event value" },
-		{ __LINE__, { "session:,a" }, PP_SPEC_ERR_EMPTY_VALUE, "empty session value" },
-		{ __LINE__, { "session-exclude:" }, PP_SPEC_ERR_EMPTY_VALUE, "empty session-exclude value" },
-		{ __LINE__, { "archive:" }, PP_SPEC_ERR_EMPTY_VALUE, "empty archive value" },
-		{ __LINE__, { "" }, PP_SPEC_ERR_EMPTY_VALUE, "empty image value in ''" },
-		{ __LINE__, { "count:x" }, PP_SPEC_ERR_BAD_NUMBER, "bad count 'x' in 'count:x' (a decimal number)" },
-		{ __LINE__, { "count:0x10" }, PP_SPEC_ERR_BAD_NUMBER, "bad count '0x10'" },
-		{ __LINE__, { "count:2147483648" }, PP_SPEC_ERR_BAD_NUMBER, "bad count" },
-		{ __LINE__, { "count: 1" }, PP_SPEC_ERR_BAD_NUMBER, "bad count ' 1'" },
-		{ __LINE__, { "unit-mask:-1" }, PP_SPEC_ERR_BAD_NUMBER, "bad unit-mask '-1' in 'unit-mask:-1' (a decimal or 0x hex number)" },
-		{ __LINE__, { "unit-mask:0x" }, PP_SPEC_ERR_BAD_NUMBER, "bad unit-mask '0x'" },
-		{ __LINE__, { "unit-mask:0x100000000" }, PP_SPEC_ERR_BAD_NUMBER, "bad unit-mask" },
-		{ __LINE__, { "unit-mask:abc" }, PP_SPEC_ERR_BAD_NUMBER, "bad unit-mask 'abc'" },
-		{ __LINE__, { "unit-mask:0x-1" }, PP_SPEC_ERR_BAD_NUMBER, "bad unit-mask '0x-1'" },
-		{ __LINE__, { "cpu:-1" }, PP_SPEC_ERR_BAD_NUMBER, "bad cpu '-1' in 'cpu:-1' ('all' or a decimal number)" },
-		{ __LINE__, { "cpu:ALL" }, PP_SPEC_ERR_BAD_NUMBER, "bad cpu 'ALL'" },
-		{ __LINE__, { "tgid:x" }, PP_SPEC_ERR_BAD_NUMBER, "bad tgid 'x'" },
-		{ __LINE__, { "tid:1.5" }, PP_SPEC_ERR_BAD_NUMBER, "bad tid '1.5'" },
-		{ __LINE__, { "tid:4294967296" }, PP_SPEC_ERR_BAD_NUMBER, "bad tid" },
-		{ __LINE__, { "archive:/a", "archive:/b" }, PP_SPEC_ERR_TWO_ARCHIVES, "archive: given twice, 'archive:/b' after '/a'" },
-		{ __LINE__, { "{" }, PP_SPEC_ERR_BAD_BRACES, "'{' without '}'" },
-		{ __LINE__, { "}" }, PP_SPEC_ERR_BAD_BRACES, "'}' without '{'" },
-		{ __LINE__, { "{", "}", "}" }, PP_SPEC_ERR_BAD_BRACES, "'}' without '{'" },
-		{ __LINE__, { "{", "{" }, PP_SPEC_ERR_BAD_BRACES, "'{' inside braces" },
-		{ __LINE__, { "{", "{}" }, PP_SPEC_ERR_BAD_BRACES, "'{' inside braces" },
-		{ __LINE__, { "{", "a", "}" }, PP_SPEC_ERR_BAD_BRACES, "one side in braces" },
-		{ __LINE__, { "{}" }, PP_SPEC_ERR_BAD_BRACES, "one side in braces" },
-		{ __LINE__, { "{", "}", "{", "}", "{" }, PP_SPEC_ERR_TOO_MANY_SIDES, "a third '{'" },
-		{ __LINE__, { "{}", "{}", "{}" }, PP_SPEC_ERR_TOO_MANY_SIDES, "two sides" },
-		{ __LINE__, { "{image:a}", "{image:b}" }, PP_SPEC_ERR_BAD_BRACES, "'{image:a}': braces must be arguments of their own" },
-		{ __LINE__, { "{", "image:a}" }, PP_SPEC_ERR_BAD_BRACES, "'image:a}'" },
-		{ __LINE__, { "{", "}", "{", "cpu:x", "}" }, PP_SPEC_ERR_BAD_NUMBER, "bad cpu 'x'" },
-		{ __LINE__, { "{", "imgae:x", "}", "{", "}" }, PP_SPEC_ERR_UNKNOWN_TAG, "'imgae'" },
+		{ __LINE__, { "image:a", "Image:x" }, PP_PROFILE_ERR_UNKNOWN_TAG, "unknown tag 'Image'" },
+		{ __LINE__, { ":x" }, PP_PROFILE_ERR_UNKNOWN_TAG, "unknown tag '' in ':x'" },
+		{ __LINE__, { "a:b/c" }, PP_PROFILE_ERR_UNKNOWN_TAG, "unknown tag 'a'" },
+		{ __LINE__, { "sample-file:x" }, PP_PROFILE_ERR_UNKNOWN_TAG, "'sample-file'" },
+		{ __LINE__, { "image:" }, PP_PROFILE_ERR_EMPTY_VALUE, "empty image value in 'image:'" },
+		{ __LINE__, { "cpu:1,,2" }, PP_PROFILE_ERR_EMPTY_VALUE, "empty cpu value in 'cpu:1,,2'" },
+		{ __LINE__, { "event:a," }, PP_PROFILE_ERR_EMPTY_VALUE, "empty event value" },
+		{ __LINE__, { "session:,a" }, PP_PROFILE_ERR_EMPTY_VALUE, "empty session value" },
+		{ __LINE__, { "session-exclude:" }, PP_PROFILE_ERR_EMPTY_VALUE, "empty session-exclude value" },
+		{ __LINE__, { "archive:" }, PP_PROFILE_ERR_EMPTY_VALUE, "empty archive value" },
+		{ __LINE__, { "" }, PP_PROFILE_ERR_EMPTY_VALUE, "empty image value in ''" },
+		{ __LINE__, { "count:x" }, PP_PROFILE_ERR_BAD_NUMBER, "bad count 'x' in 'count:x' (a decimal number)" },
+		{ __LINE__, { "count:0x10" }, PP_PROFILE_ERR_BAD_NUMBER, "bad count '0x10'" },
+		{ __LINE__, { "count:2147483648" }, PP_PROFILE_ERR_BAD_NUMBER, "bad count" },
+		{ __LINE__, { "count: 1" }, PP_PROFILE_ERR_BAD_NUMBER, "bad count ' 1'" },
+		{ __LINE__, { "unit-mask:-1" }, PP_PROFILE_ERR_BAD_NUMBER, "bad unit-mask '-1' in 'unit-mask:-1' (a decimal or 0x hex number)" },
+		{ __LINE__, { "unit-mask:0x" }, PP_PROFILE_ERR_BAD_NUMBER, "bad unit-mask '0x'" },
+		{ __LINE__, { "unit-mask:0x100000000" }, PP_PROFILE_ERR_BAD_NUMBER, "bad unit-mask" },
+		{ __LINE__, { "unit-mask:abc" }, PP_PROFILE_ERR_BAD_NUMBER, "bad unit-mask 'abc'" },
+		{ __LINE__, { "unit-mask:0x-1" }, PP_PROFILE_ERR_BAD_NUMBER, "bad unit-mask '0x-1'" },
+		{ __LINE__, { "cpu:-1" }, PP_PROFILE_ERR_BAD_NUMBER, "bad cpu '-1' in 'cpu:-1' ('all' or a decimal number)" },
+		{ __LINE__, { "cpu:ALL" }, PP_PROFILE_ERR_BAD_NUMBER, "bad cpu 'ALL'" },
+		{ __LINE__, { "tgid:x" }, PP_PROFILE_ERR_BAD_NUMBER, "bad tgid 'x'" },
+		{ __LINE__, { "tid:1.5" }, PP_PROFILE_ERR_BAD_NUMBER, "bad tid '1.5'" },
+		{ __LINE__, { "tid:4294967296" }, PP_PROFILE_ERR_BAD_NUMBER, "bad tid" },
+		{ __LINE__, { "archive:/a", "archive:/b" }, PP_PROFILE_ERR_TWO_ARCHIVES, "archive: given twice, 'archive:/b' after '/a'" },
+		{ __LINE__, { "{" }, PP_PROFILE_ERR_BAD_BRACES, "'{' without '}'" },
+		{ __LINE__, { "}" }, PP_PROFILE_ERR_BAD_BRACES, "'}' without '{'" },
+		{ __LINE__, { "{", "}", "}" }, PP_PROFILE_ERR_BAD_BRACES, "'}' without '{'" },
+		{ __LINE__, { "{", "{" }, PP_PROFILE_ERR_BAD_BRACES, "'{' inside braces" },
+		{ __LINE__, { "{", "{}" }, PP_PROFILE_ERR_BAD_BRACES, "'{' inside braces" },
+		{ __LINE__, { "{", "a", "}" }, PP_PROFILE_ERR_BAD_BRACES, "one side in braces" },
+		{ __LINE__, { "{}" }, PP_PROFILE_ERR_BAD_BRACES, "one side in braces" },
+		{ __LINE__, { "{", "}", "{", "}", "{" }, PP_PROFILE_ERR_TOO_MANY_SIDES, "a third '{'" },
+		{ __LINE__, { "{}", "{}", "{}" }, PP_PROFILE_ERR_TOO_MANY_SIDES, "two sides" },
+		{ __LINE__, { "{image:a}", "{image:b}" }, PP_PROFILE_ERR_BAD_BRACES, "'{image:a}': braces must be arguments of their own" },
+		{ __LINE__, { "{", "image:a}" }, PP_PROFILE_ERR_BAD_BRACES, "'image:a}'" },
+		{ __LINE__, { "{", "}", "{", "cpu:x", "}" }, PP_PROFILE_ERR_BAD_NUMBER, "bad cpu 'x'" },
+		{ __LINE__, { "{", "imgae:x", "}", "{", "}" }, PP_PROFILE_ERR_UNKNOWN_TAG, "'imgae'" },
 		/* messages stay on one line */
-		{ __LINE__, { "image:\n," }, PP_SPEC_ERR_EMPTY_VALUE, "'image:%0A,'" },
-		{ __LINE__, { "x\ty:z" }, PP_SPEC_ERR_UNKNOWN_TAG, "'x%09y'" },
+		{ __LINE__, { "image:\n," }, PP_PROFILE_ERR_EMPTY_VALUE, "'image:%0A,'" },
+		{ __LINE__, { "x\ty:z" }, PP_PROFILE_ERR_UNKNOWN_TAG, "'x%09y'" },
 	};
 	size_t i;
 
@@ -526,9 +526,9 @@ static void test_strerror(void **state)
 	int e;
 
 	(void)state;
-	for (e = PP_SPEC_ERR_BASE + 1; e < PP_SPEC_ERR_END; e++)
-		assert_true(strlen(pp_spec_strerror(e)) > 10);
-	assert_string_equal(pp_spec_strerror(-2), op_strerror(-2));
+	for (e = PP_PROFILE_ERR_BASE + 1; e < PP_PROFILE_ERR_END; e++)
+		assert_true(strlen(pp_profile_strerror(e)) > 10);
+	assert_string_equal(pp_profile_strerror(-2), op_strerror(-2));
 }
 
 int main(void)
