@@ -154,3 +154,8 @@ void op_strbuf_reset(struct op_strbuf *sb)
 	if (sb->alloc)
 		op_strbuf_setlen(sb, 0);
 }
+
+void op_strbuf_set_failed(struct op_strbuf *sb)
+{
+	sb->failed = true;
+}

@@ -35,6 +35,12 @@ struct op_strbuf {
 extern char op_strbuf_empty[];
 #define OP_STRBUF_INIT { .buf = op_strbuf_empty }
 
+/*
+ * Put sb in the failed state, as a failed growth would: for callers whose
+ * text depends on an allocation of their own that failed.
+ */
+void op_strbuf_set_failed(struct op_strbuf *sb);
+
 /* make sb empty with nothing allocated */
 void op_strbuf_init(struct op_strbuf *sb);
 /* free the contents; sb is then as after op_strbuf_init().  NULL is fine. */

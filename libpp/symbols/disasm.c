@@ -518,6 +518,13 @@ int pp_disasm_open(const char *path, const char *options, struct pp_disasm **out
 	set_addr_size(d);
 	setup_info(d);
 	d->names = pp_disasm_names_new(d->abfd, d->fd, &d->info, d->addr_mask);
+	if (!d->names) {
+		ret = -ENOMEM;
+		op_err_set(err, "cannot disassemble '%s': %s", path, op_strerror(ret));
+		disassemble_free_target(&d->info);
+		free(d->options);
+		goto out_close;
+	}
 	*out = d;
 	return 0;
 

@@ -10,6 +10,7 @@
 #include <bfd.h>
 #include <dis-asm.h>
 #include <elf.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@ struct pp_disasm_names {
 	uint64_t addr_mask;		/* what of an address is printed */
 	enum pp_demangle_mode demangle;	/* of the names shown */
 	bool loaded;
+	int err;			/* -ENOMEM once loading ran out of memory */
 	asymbol **syms;			/* static table (NULL-terminated) */
 	asymbol **dynsyms;		/* dynamic table */
 	asymbol *synth;			/* synthetic ("name@plt"), one block */
@@ -148,7 +150,8 @@ static bool name_useless(const asymbol *sym)
 	return bfd_is_und_section(sym->section) || bfd_is_com_section(sym->section);
 }
 
-/* the static (dynamic) symbol table: its length, the table in *out */
+/* the static (dynamic) symbol table: its length, the table in *out; -1
+ * when there was no memory for it */
 static long read_symtab(bfd *abfd, bool dynamic, asymbol ***out)
 {
 	long size, nr;
@@ -160,7 +163,9 @@ static long read_symtab(bfd *abfd, bool dynamic, asymbol ***out)
 			 bfd_get_symtab_upper_bound(abfd);
 	if (size <= 0)
 		return 0;
-	*out = op_xmalloc((size_t)size);
+	*out = op_malloc((size_t)size);
+	if (!*out)
+		return -1;
 	nr = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, *out) :
 		       bfd_canonicalize_symtab(abfd, *out);
 	if (nr <= 0) {
@@ -229,9 +234,10 @@ static bool elf_table(const struct pp_disasm_names *t, bool is64, unsigned type,
  * The ELF st_size of each of the nr symbols libbfd read from the table of
  * type, which libbfd keeps to itself: it returns entries 1.. in order
  * (entry 0 is the null symbol).  NULL when not ELF, or the table is not
- * found with nr + 1 entries; the caller frees the array.
+ * found with nr + 1 entries (or memory ran out: t->err); the caller
+ * frees the array.
  */
-static uint64_t *elf_sym_sizes(const struct pp_disasm_names *t, unsigned type, size_t nr)
+static uint64_t *elf_sym_sizes(struct pp_disasm_names *t, unsigned type, size_t nr)
 {
 	bool is64 = bfd_get_arch_size(t->abfd) == 64;
 	size_t ent_len = is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
@@ -242,10 +248,16 @@ static uint64_t *elf_sym_sizes(const struct pp_disasm_names *t, unsigned type, s
 	if (t->fd < 0 || !nr || bfd_get_flavour(t->abfd) != bfd_target_elf_flavour ||
 	    !elf_table(t, is64, type, nr, &off) || !op_mul_size(nr, ent_len, &len))
 		return NULL;
-	buf = op_xmalloc(len);
+	buf = op_malloc(len);
+	if (!buf) {
+		t->err = -ENOMEM;
+		return NULL;
+	}
 	if (pread_all(t->fd, buf, len, off + ent_len)) {
-		sizes = op_xreallocarray(NULL, nr, sizeof(*sizes));
-		for (i = 0; i < nr; i++)
+		sizes = op_reallocarray(NULL, nr, sizeof(*sizes));
+		if (!sizes)
+			t->err = -ENOMEM;
+		for (i = 0; sizes && i < nr; i++)
 			sizes[i] = ELF_FIELD(t->abfd, is64, buf + i * ent_len, Sym, st_size);
 	}
 	free(buf);
@@ -289,7 +301,11 @@ static void read_dynamic_relocs(struct pp_disasm_names *t)
 
 	if (size <= 0)
 		return;
-	t->relocs = op_xmalloc((size_t)size);
+	t->relocs = op_malloc((size_t)size);
+	if (!t->relocs) {
+		t->err = -ENOMEM;
+		return;
+	}
 	nr = bfd_canonicalize_dynamic_reloc(t->abfd, t->relocs, t->dynsyms);
 	if (nr <= 0) {
 		free(t->relocs);
@@ -304,7 +320,7 @@ static void read_dynamic_relocs(struct pp_disasm_names *t)
  * The candidates, as objdump reads them: the static table (or the
  * dynamic one), the synthetic symbols made from the dynamic table and
  * relocations, and those relocations.  What libbfd cannot read is left
- * out, as objdump leaves it out.
+ * out, as objdump leaves it out.  Running out of memory leaves t->err.
  */
 static void names_load(struct pp_disasm_names *t)
 {
@@ -316,6 +332,10 @@ static void names_load(struct pp_disasm_names *t)
 	t->loaded = true;
 	nr_static = read_symtab(t->abfd, false, &t->syms);
 	nr_dynamic = read_symtab(t->abfd, true, &t->dynsyms);
+	if (nr_static < 0 || nr_dynamic < 0) {
+		t->err = -ENOMEM;
+		return;
+	}
 	nr_synth = bfd_get_synthetic_symtab(t->abfd, nr_static, t->syms, nr_dynamic,
 					    t->dynsyms, &t->synth);
 	if (nr_synth <= 0) {
@@ -326,13 +346,23 @@ static void names_load(struct pp_disasm_names *t)
 
 	main_syms = nr_static ? t->syms : t->dynsyms;
 	nr_main = (size_t)(nr_static ? nr_static : nr_dynamic);
-	t->sorted = op_xreallocarray(NULL, nr_main + (size_t)nr_synth + 1,
-				     sizeof(*t->sorted));
+	t->sorted = op_reallocarray(NULL, nr_main + (size_t)nr_synth + 1,
+				    sizeof(*t->sorted));
+	if (!t->sorted) {
+		t->err = -ENOMEM;
+		return;
+	}
 	sizes = elf_sym_sizes(t, nr_static ? SHT_SYMTAB : SHT_DYNSYM, nr_main);
+	if (t->err)
+		return;
 	add_candidates(t, main_syms, nr_main, sizes);
 	free(sizes);
 	if (nr_synth) {
-		synth_ptrs = op_xreallocarray(NULL, (size_t)nr_synth, sizeof(*synth_ptrs));
+		synth_ptrs = op_reallocarray(NULL, (size_t)nr_synth, sizeof(*synth_ptrs));
+		if (!synth_ptrs) {
+			t->err = -ENOMEM;
+			return;
+		}
 		for (i = 0; i < (size_t)nr_synth; i++)
 			synth_ptrs[i] = &t->synth[i];
 		add_candidates(t, synth_ptrs, (size_t)nr_synth, NULL);
@@ -531,8 +561,10 @@ static void add_name(const struct pp_disasm_names *t, const char *name, struct o
 		op_strbuf_addstr(sb, name);
 		return;
 	}
-	if (at)
-		base = op_xstrndup(name, (size_t)(at - name));
+	if (at && !(base = op_strndup(name, (size_t)(at - name)))) {
+		op_strbuf_set_failed(sb);
+		return;
+	}
 	shown = pp_demangle(base ? base : name, t->demangle);
 	if (shown) {
 		op_strbuf_addstr(sb, shown);
@@ -575,6 +607,10 @@ void pp_disasm_name(struct pp_disasm_names *t, uint64_t vma, uint64_t insn_vma,
 
 	if (!t->loaded)
 		names_load(t);
+	if (t->err) {
+		op_strbuf_set_failed(sb);
+		return;
+	}
 	if (!t->nr_sorted) {
 		pp_disasm_add_hex(sb, "0x", vma);
 		return;
@@ -598,8 +634,10 @@ struct pp_disasm_names *pp_disasm_names_new(struct bfd *abfd, int fd,
 					    struct disassemble_info *info,
 					    uint64_t addr_mask)
 {
-	struct pp_disasm_names *t = op_xcalloc(1, sizeof(*t));
+	struct pp_disasm_names *t = op_calloc(1, sizeof(*t));
 
+	if (!t)
+		return NULL;
 	t->abfd = abfd;
 	t->fd = fd;
 	t->info = info;

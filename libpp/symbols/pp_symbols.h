@@ -26,6 +26,13 @@
  * path, then in the --image-path directories (by basename), first found
  * wins.  A binary that is missing, unreadable or not ELF still gets its
  * one artificial symbol; the reason is kept for the caller to report once.
+ *
+ * libpp/symbols (this header, pp_demangle.h, pp_disasm.h) is the only user
+ * of libelf, libdw, libbfd, libopcodes and libiberty.  Its functions
+ * return 0 or a negative code (-errno, or PP_SYMBOLS_ERR_* below) and
+ * never print or exit.  Memory: every function that allocates returns
+ * -ENOMEM (or NULL where it returns a pointer, as documented) when memory
+ * runs out; none dies.
  */
 #ifndef PP_SYMBOLS_H
 #define PP_SYMBOLS_H

@@ -210,7 +210,9 @@ int pp_modules_find(const char *text, const char *module, uint64_t *base,
  * What disasm.c asks when the caller's symbolizer leaves an address
  * unnamed.  The handle borrows abfd, fd (-1: no ELF symbol sizes) and
  * info from its pp_disasm, which frees it before closing them; the
- * symbol tables are read on the first pp_disasm_name().
+ * symbol tables are read on the first pp_disasm_name().  NULL when out of
+ * memory; when reading the tables runs out, pp_disasm_name() puts sb in
+ * the failed state (op_strbuf_failed()).
  */
 struct bfd;
 struct disassemble_info;
