@@ -3,9 +3,10 @@
  * Fuzz target: a sample-file name (a path below samples/SESSION) from
  * untrusted bytes, as a directory walk could find it.  odb_name_parse()
  * must give one of its errors with a one-line message and an empty name,
- * or a name within the grammar's promises; its images, written again with
- * libdb's escaping, must parse back to the same fields.  The name then
- * goes through display and a spec's matching.  Nothing may crash or leak.
+ * or a name within the grammar's promises; the name, written again with
+ * libdb's builders (as the daemon writes it), must parse back to the same
+ * fields.  The name then goes through display and a spec's matching.
+ * Nothing may crash or leak.
  */
 #include "config.h"
 
@@ -51,8 +52,9 @@ static void check_image(const struct odb_image_id *id)
 }
 
 /*
- * The image as libdb writes it; false when libdb's own escaping would not
- * give the same name back (dropped empty components, the #long form).
+ * The image part as the daemon writes it, through libdb's builders; false
+ * when libdb's escaping would not give the same name back (dropped empty
+ * components, the #long form).
  */
 static bool write_image(struct op_strbuf *sb, const struct odb_image_id *id)
 {
@@ -70,48 +72,49 @@ static bool write_image(struct op_strbuf *sb, const struct odb_image_id *id)
 	odb_name_unescape(back);
 	same = !op_strbuf_failed(&part) && !strcmp(back, id->name);
 	free(back);
-	/* "{root}//{dep}" of the root directory is folded by the file system */
-	if (id->kind == ODB_IMAGE_FILE)
-		op_strbuf_addf(sb, "{root}%s", strcmp(part.buf, "/") ? part.buf : "");
-	else if (id->kind == ODB_IMAGE_KERNEL)
-		op_strbuf_addf(sb, "{kern}/%s", part.buf);
-	else
-		op_strbuf_addf(sb, "{anon:%s}/%u.0x%llx.0x%llx", part.buf,
-			       id->anon_tgid, (unsigned long long)id->anon_start,
-			       (unsigned long long)id->anon_end);
 	op_strbuf_release(&part);
+	if (id->kind == ODB_IMAGE_FILE)
+		odb_name_add_file(sb, id->name);
+	else if (id->kind == ODB_IMAGE_KERNEL)
+		/* the daemon writes an absolute kernel name as a file */
+		same &= !odb_name_add_kernel(sb, id->name) && id->name[0] != '/';
+	else
+		odb_name_add_anon(sb, id->name, id->anon_tgid, id->anon_start,
+				  id->anon_end);
 	return same;
+}
+
+/* the file system folds the "//" of the root directory's "{root}/" part */
+static void fold_root(char *s)
+{
+	char *p;
+
+	while ((p = strstr(s, "{root}//")))
+		memmove(p + 7, p + 8, strlen(p + 8) + 1);
 }
 
 static void check_round_trip(const struct odb_name *n)
 {
-	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct op_strbuf sb = OP_STRBUF_INIT, app = OP_STRBUF_INIT;
+	struct op_strbuf image = OP_STRBUF_INIT, cg = OP_STRBUF_INIT;
 	struct odb_name again;
 	bool same;
-	char id[3][16];
-	int i;
 
-	same = write_image(&sb, &n->app);
-	op_strbuf_addstr(&sb, "/{dep}/");
-	same &= write_image(&sb, &n->image);
-	if (n->is_cg) {
-		op_strbuf_addstr(&sb, "/{cg}/");
-		same &= write_image(&sb, &n->cg);
-	}
-	for (i = 0; i < 3; i++) {
-		int64_t v = i == 0 ? n->tgid : i == 1 ? n->tid : n->cpu;
-
-		if (v == ODB_ALL)
-			snprintf(id[i], sizeof(id[i]), "all");
-		else
-			snprintf(id[i], sizeof(id[i]), "%lld", (long long)v);
-	}
-	op_strbuf_addf(&sb, "/%s.%d.%u.%s.%s.%s", n->event, n->count,
-		       n->unit_mask, id[0], id[1], id[2]);
+	same = write_image(&app, &n->app);
+	same &= write_image(&image, &n->image);
+	if (n->is_cg)
+		same &= write_image(&cg, &n->cg);
+	odb_name_add_images(&sb, app.buf, image.buf, n->is_cg ? cg.buf : NULL);
+	odb_name_add_spec(&sb, n->event, n->count, n->unit_mask, n->tgid, n->tid,
+			  n->cpu);
+	op_strbuf_release(&app);
+	op_strbuf_release(&image);
+	op_strbuf_release(&cg);
 	if (!same || op_strbuf_failed(&sb)) {
 		op_strbuf_release(&sb);
 		return;
 	}
+	fold_root(sb.buf);
 	if (odb_name_parse(sb.buf, &again, NULL))
 		abort();
 	if (!odb_image_id_equal(&again.app, &n->app) ||
