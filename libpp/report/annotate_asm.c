@@ -314,7 +314,7 @@ static void open_image(struct asm_ctx *c, size_t image)
 	c->d = NULL;
 	c->digits = 16;
 	/* -s -a: say why there will be no source lines (a binary not found
-	 * was named by pp_check_images() already) */
+	 * was named by the preparation already, prepare.c) */
 	if (c->a->source && (c->t->file || !c->t->missing)) {
 		const char *no_lines = pp_symtab_no_lines(c->t);
 

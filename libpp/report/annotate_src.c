@@ -179,7 +179,7 @@ static void gather(struct src_ctx *s)
 		if (no_lines) {
 			size_t c;
 
-			/* a binary not found was named by pp_check_images() */
+			/* a binary not found was named by the preparation (prepare.c) */
 			if (s->t->file || !s->t->missing)
 				pp_note(a->r->notes, "%s", no_lines);
 			for (c = 0; c < a->nr_classes; c++)

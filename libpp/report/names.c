@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Names shown in reports (images, apps), and the notes about binaries
- * that are missing or changed since profiling.
+ * Names shown in reports: applications and images, each made once, by
+ * base name or whole path.
  */
 #include "config.h"
 
@@ -61,33 +61,4 @@ const char *pp_names_image(struct pp_names *nm, size_t image)
 		nm->image_display[image] = image_display(&nm->p->images[image].id,
 							       nm->long_names);
 	return nm->image_display[image];
-}
-
-void pp_check_images(struct pp_profile *p, struct pp_notes *n)
-{
-	size_t i;
-
-	for (i = 0; i < p->nr_images; i++) {
-		struct pp_image *im = &p->images[i];
-		const struct pp_symtab *t;
-
-		if (!im->symtab || im->checked)
-			continue;
-		im->checked = true;
-		t = im->symtab;
-		if (t->missing && t->file && !strstr(t->missing, t->file)) {
-			/* found but unusable: the reason alone names no file */
-			pp_note(n, "cannot use the binary '%s': %s; its samples are "
-				"counted under the image", t->file, t->missing);
-			continue;
-		}
-		if (t->missing) {
-			pp_note(n, "%s; its samples are counted under the image", t->missing);
-			continue;
-		}
-		if (im->id.kind == ODB_IMAGE_FILE && t->file && im->mtime && t->mtime >= 0 &&
-		    (uint64_t)t->mtime != im->mtime)
-			pp_note(n, "the binary '%s' was modified after it was profiled: "
-				"its symbols may not match the samples", t->file);
-	}
 }

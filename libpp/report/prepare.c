@@ -29,6 +29,36 @@ static bool needs(const struct pp_report *r, unsigned what)
 	return (r->output->needs & what) != 0;
 }
 
+/* note missing or changed binaries of the images used, once each */
+static void check_images(struct pp_profile *p, struct pp_notes *n)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_images; i++) {
+		struct pp_image *im = &p->images[i];
+		const struct pp_symtab *t;
+
+		if (!im->symtab || im->checked)
+			continue;
+		im->checked = true;
+		t = im->symtab;
+		if (t->missing && t->file && !strstr(t->missing, t->file)) {
+			/* found but unusable: the reason alone names no file */
+			pp_note(n, "cannot use the binary '%s': %s; its samples are "
+				"counted under the image", t->file, t->missing);
+			continue;
+		}
+		if (t->missing) {
+			pp_note(n, "%s; its samples are counted under the image", t->missing);
+			continue;
+		}
+		if (im->id.kind == ODB_IMAGE_FILE && t->file && im->mtime && t->mtime >= 0 &&
+		    (uint64_t)t->mtime != im->mtime)
+			pp_note(n, "the binary '%s' was modified after it was profiled: "
+				"its symbols may not match the samples", t->file);
+	}
+}
+
 static void build_rows(struct pp_report *r, struct pp_side *s)
 {
 	struct pp_rows_opts ro = {
@@ -45,7 +75,7 @@ static void build_rows(struct pp_report *r, struct pp_side *s)
 				"every symbol and were dropped", s->arcs.dropped);
 	}
 	if (needs(r, PP_NEEDS_SYMBOLS))
-		pp_check_images(s->p, r->notes);
+		check_images(s->p, r->notes);
 }
 
 static void sum_totals(struct pp_side *s)

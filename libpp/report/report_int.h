@@ -229,9 +229,6 @@ void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 		  struct pp_names *nm, const enum pp_sort_key *keys,
 		  size_t nr_keys, bool reverse, enum pp_demangle_mode mode);
 
-/* note missing or changed binaries of the images used, once each */
-void pp_check_images(struct pp_profile *p, struct pp_notes *n);
-
 /* --- annotation (annotate.c) -------------------------------------------- */
 
 /* a symbol to annotate: its samples over the applications using its image */
