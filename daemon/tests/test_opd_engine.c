@@ -27,6 +27,7 @@
 #include "daemon/opd_stream.h"
 #include "daemon/tests/opd_test_records.h"
 #include "libdb/odb.h"
+#include "libdb/odb_stats.h"
 #include "libutil/op_strbuf.h"
 #include "tests/lib/op_testdir.h"
 
@@ -119,6 +120,15 @@ static const struct opd_header *header_of(const char *rel, struct opd_header *co
 	*copy = *odb_file_header(f);
 	odb_file_close(f);
 	return copy;
+}
+
+/* the engine's lost samples as libdb counts them */
+static uint64_t lost_samples(const struct opd_engine *e)
+{
+	struct odb_stats st;
+
+	opd_stats_to_odb(opd_engine_stats(e), &st);
+	return odb_stats_lost_samples(&st);
 }
 
 #define PROG "{root}/bin/prog"
@@ -289,7 +299,8 @@ static void test_exec_window_unmapped(void **state)
 	assert_int_equal(opd_engine_finish(e), 0);
 	assert_int_equal(count(kern, 0xffffffff81000300ull), 1);
 	assert_int_equal(count(kern, 0xffffffff81000400ull), many);
-	assert_int_equal(opd_stats_lost(opd_engine_stats(e)), 0);
+	assert_int_equal(lost_samples(e), 0);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_STORED], 1 + many);
 	opd_engine_free(e);
 	op_strbuf_release(&sb);
 }

@@ -519,7 +519,9 @@ static void test_info(void **state)
 		     "fallbacks are not this\n");
 	pp_test_file(f->current, "stats/lost_no_mapping", "3");
 	pp_test_file(f->current, "stats/lost_kernel", "4\n");
-	pp_test_file(f->current, "stats/lost_bad", "junk");
+	pp_test_file(f->current, "stats/lost_samplefile", "junk");
+	pp_test_file(f->current, "stats/lost_bt_no_mapping", "5");
+	pp_test_file(f->current, "stats/lost_unknown", "9");
 	pp_test_file(f->current, "stats/total_samples", "1000");
 	pp_test_file(f->current, "stats/throttled/zeta", "");
 	pp_test_file(f->current, "stats/throttled/alpha", "");
@@ -528,15 +530,21 @@ static void test_info(void **state)
 	assert_true(info.fallback);
 	assert_string_equal(info.fallback_reason, "cycles not supported: no PMU");
 	assert_true(info.kernel_excluded);
-	assert_int_equal(info.total_samples, 1000);
-	assert_int_equal(info.lost, 7);
-	assert_int_equal(info.nr_throttled, 2);
-	assert_string_equal(info.throttled[0], "alpha");
-	assert_string_equal(info.throttled[1], "zeta");
+	assert_int_equal(info.stats.count[ODB_STAT_TOTAL_SAMPLES], 1000);
+	/* arcs are not samples; unknown and unreadable counters count nothing */
+	assert_int_equal(odb_stats_lost_samples(&info.stats), 7);
+	assert_int_equal(odb_stats_lost_arcs(&info.stats), 5);
+	assert_int_equal(info.stats.nr_throttled, 2);
+	assert_string_equal(info.stats.throttled[0], "alpha");
+	assert_string_equal(info.stats.throttled[1], "zeta");
 	kallsyms = pp_test_path(f->current, "kernel/kallsyms");
 	assert_string_equal(info.kallsyms, kallsyms);
 	free(kallsyms);
-	assert_string_equal(info.vmlinux, "/boot/vmlinux with space");
+	assert_string_equal(info.run.vmlinux, "/boot/vmlinux with space");
+	assert_int_equal(info.run.target, ODB_TARGET_COMMAND);
+	assert_string_equal(info.run.command, "./prog -x");
+	/* what libpp/report reads, borrowed from run */
+	assert_ptr_equal(info.events, info.run.events);
 	assert_int_equal(info.nr_events, 3);
 	assert_string_equal(info.events[0].name, "cpu-clock");
 	assert_true(info.events[0].software);
@@ -568,16 +576,17 @@ static void test_info_missing(void **state)
 	assert_memory_equal(&info, &zero, sizeof(info));
 	/* a bare "fallback" still says so; counters add up without wrapping */
 	pp_test_file(f->current, "session.info", "fallback\nvmlinux\nkernel-excluded");
-	pp_test_file(f->current, "stats/lost_a", "18446744073709551615");
-	pp_test_file(f->current, "stats/lost_b", "2");
+	pp_test_file(f->current, "stats/lost_kernel", "18446744073709551615");
+	pp_test_file(f->current, "stats/lost_no_mapping", "2");
 	pp_test_file(f->current, "stats/total_samples", "-1");
 	pp_session_info_read(&f->sd, "current", &info);
 	assert_true(info.fallback);
 	assert_string_equal(info.fallback_reason, "");
 	assert_true(info.kernel_excluded);
-	assert_null(info.vmlinux);
-	assert_int_equal(info.lost, UINT64_MAX);
-	assert_int_equal(info.total_samples, 0);
+	assert_null(info.run.vmlinux);
+	assert_int_equal(odb_stats_lost_samples(&info.stats), UINT64_MAX);
+	assert_int_equal(info.stats.count[ODB_STAT_TOTAL_SAMPLES], 0);
+	assert_false(info.stats.present[ODB_STAT_TOTAL_SAMPLES]);
 	assert_null(info.kallsyms);
 	pp_session_info_release(&info);
 }
