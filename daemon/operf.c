@@ -334,6 +334,9 @@ static void load_kernel_info(struct run *r)
 			   r->session.current);
 	if (opd_kernel_layout(&r->layout, kallsyms, modules))
 		op_die(1, "out of memory");
+	if (r->o->vmlinux && !opd_kernel_layout_has_text(r->layout.buf))
+		op_warning("kernel samples go to no-vmlinux, not '%s': /proc/kallsyms "
+			   "does not show where the kernel's text is", r->o->vmlinux);
 	free(kallsyms);
 	free(modules);
 }

@@ -3,7 +3,7 @@
  * The engine on synthetic record streams: where samples land (app, image,
  * key), time ordering across CPUs (a fork read after the child's first
  * sample), exec and the samples of its loading, separation, call-graph arcs, anonymous memory, kernel
- * samples, statistics, the sample-file LRU, name escaping, and recorded
+ * samples with and without --vmlinux, statistics, the sample-file LRU, name escaping, and recorded
  * streams replaying to the same files.
  */
 #include "config.h"
@@ -64,6 +64,7 @@ struct opts {
 	bool thread, cpu, callgraph;
 	unsigned max_open;
 	const char *layout;
+	const char *vmlinux;
 };
 
 static struct opd_engine *engine(const char *name, const struct opts *o)
@@ -83,6 +84,7 @@ static struct opd_engine *engine(const char *name, const struct opts *o)
 	cfg.kernel_layout = o && o->layout ? o->layout : "text ffffffff81000000 ffffffff82000000\n"
 					 "module ext4 ffffffffc0000000 10000\n";
 	cfg.max_open_files = o && o->max_open ? o->max_open : 64;
+	cfg.vmlinux = o ? o->vmlinux : NULL;
 	e = opd_engine_new(&cfg);
 	opd_engine_add_id(e, ID, 0);
 	return e;
@@ -107,6 +109,21 @@ static uint64_t count(const char *rel, uint64_t key)
 			sum += v;
 	odb_file_close(f);
 	return sum;
+}
+
+/* all counts of the sample file samples/<rel>; -1 if it does not open */
+static int64_t total(const char *rel)
+{
+	char path[PATH_MAX];
+	struct odb_file *f;
+	uint64_t sum;
+
+	snprintf(path, sizeof(path), "%s/%s", samples, rel);
+	if (odb_file_open(path, ODB_READ, NULL, &f))
+		return -1;
+	sum = odb_file_total(f);
+	odb_file_close(f);
+	return (int64_t)sum;
 }
 
 static const struct opd_header *header_of(const char *rel, struct opd_header *copy)
@@ -182,6 +199,79 @@ static void test_basic(void **state)
 	assert_int_equal(st->count[OPD_STAT_LOST_NO_APP_USER], 1);
 	assert_int_equal(st->count[OPD_STAT_LOST_BY_KERNEL], 17);
 	assert_int_equal(opd_engine_nr_files(e), 4);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/*
+ * operf --vmlinux: core kernel samples are keyed as offsets from the
+ * running kernel's _text (which reports add to the vmlinux file's _text),
+ * modules as before, and kernel samples in neither the text range nor a
+ * module are lost_kernel.  Without the text range (kallsyms hidden) the
+ * vmlinux cannot be used: raw addresses under no-vmlinux, nothing lost.
+ */
+static void test_vmlinux(void **state)
+{
+	static const uint64_t ips[] = {
+		0xffffffff81000100ull,	/* _text + 0x100 */
+		0xffffffff81000100ull,
+		0xffffffff81000000ull,	/* _text itself */
+		0xffffffff81ffffffull,	/* the last byte before _etext */
+		0xffffffffc0000010ull,	/* ext4 + 0x10 */
+		0xffffffff82000000ull,	/* _etext: outside */
+		0xffffffff80ffffffull,	/* below _text */
+		0xffffffffc0010000ull,	/* just past ext4 */
+	};
+	const char *vml = PROG "/{dep}/{root}/boot/vmlinux-test/" SPEC;
+	const char *raw = PROG "/{dep}/{kern}/no-vmlinux/" SPEC;
+	struct opts o = { .vmlinux = "/boot/vmlinux-test" };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	const struct opd_stats *st;
+	struct opd_engine *e;
+	struct opd_header h;
+	size_t i;
+
+	(void)state;
+	e = engine("vmlinux", &o);
+	prog_setup(&sb, 100, 1 * MS);
+	for (i = 0; i < sizeof(ips) / sizeof(ips[0]); i++)
+		rec_sample(&sb, ID, 100, 100, 0, KS, ips[i], 2 * MS + i, NULL, 0);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(vml, 0x100), 2);
+	assert_int_equal(count(vml, 0), 1);
+	assert_int_equal(count(vml, 0xffffff), 1);
+	assert_int_equal(total(vml), 4);
+	assert_non_null(header_of(vml, &h));
+	assert_int_equal(h.is_kernel, 1);
+	assert_int_equal(count(PROG "/{dep}/{kern}/ext4/" SPEC, 0x10), 1);
+	assert_int_equal(total(PROG "/{dep}/{kern}/ext4/" SPEC), 1);
+	assert_int_equal(total(raw), -1);
+	st = opd_engine_stats(e);
+	assert_int_equal(st->count[OPD_STAT_LOST_KERNEL], 3);
+	assert_int_equal(st->count[OPD_STAT_STORED], 5);
+	assert_int_equal(lost_samples(e), 3);
+	opd_engine_free(e);
+
+	/* no text range: the vmlinux is not used */
+	o.layout = "module ext4 ffffffffc0000000 10000\n";
+	e = engine("vmlinux-hidden", &o);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(total(vml), -1);
+	assert_int_equal(count(raw, 0xffffffff81000100ull), 2);
+	assert_int_equal(count(raw, 0xffffffff82000000ull), 1);
+	assert_int_equal(total(raw), 7);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_KERNEL], 0);
+	opd_engine_free(e);
+
+	/* no vmlinux: every kernel address outside the modules is kept, raw */
+	e = engine("no-vmlinux", NULL);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(raw, 0xffffffff80ffffffull), 1);
+	assert_int_equal(total(raw), 7);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_KERNEL], 0);
 	opd_engine_free(e);
 	op_strbuf_release(&sb);
 }
@@ -547,6 +637,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_vmlinux),
 		cmocka_unit_test(test_fork_read_late),
 		cmocka_unit_test(test_exec_in_child),
 		cmocka_unit_test(test_exec_window),
