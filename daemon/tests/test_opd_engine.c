@@ -24,10 +24,12 @@
 #include "daemon/opd_stats.h"
 #include "daemon/opd_synth.h"
 #include "daemon/opd_record.h"
+#include "daemon/opd_session.h"
 #include "daemon/opd_stream.h"
 #include "daemon/tests/opd_test_records.h"
 #include "libdb/odb.h"
 #include "libdb/odb_stats.h"
+#include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
 #include "tests/lib/op_testdir.h"
 
@@ -272,6 +274,96 @@ static void test_vmlinux(void **state)
 	assert_int_equal(count(raw, 0xffffffff80ffffffull), 1);
 	assert_int_equal(total(raw), 7);
 	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_KERNEL], 0);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/* the text of samples/<rel>, or NULL when it does not exist */
+static char *file_text(const char *rel)
+{
+	char path[PATH_MAX], *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", samples, rel);
+	return op_read_file(path, 4096, &text, &len) ? NULL : text;
+}
+
+static void assert_stat_file(const char *name, const char *want)
+{
+	char rel[128], *got;
+
+	snprintf(rel, sizeof(rel), "stats/%s", name);
+	got = file_text(rel);
+	if (!want && got)
+		fail_msg("'%s' holds '%s', should not exist", rel, got);
+	if (want && (!got || strcmp(got, want)))
+		fail_msg("'%s' holds '%s', want '%s'", rel, got ? got : "(none)", want);
+	free(got);
+}
+
+/*
+ * Lost samples of each cause the engine sees, and a lost arc, written to
+ * stats/ by the daemon (OProfile 1.4's file names, one per non-zero
+ * counter, total_samples with them), and read back through libdb as
+ * lost samples and lost arcs.
+ */
+static void test_stats_written(void **state)
+{
+	/* an arc from prog to libc, and one whose caller has no mapping */
+	const uint64_t chain[] = { (uint64_t)PERF_CONTEXT_USER, 0x7f0000000040ull,
+				   0x400150, 0x500000 };
+	/* with call graphs every sample has a chain: this one has no frames */
+	const uint64_t none[] = { (uint64_t)PERF_CONTEXT_USER };
+	struct opts o = { .callgraph = true };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_session session = { 0 };
+	struct opd_engine *e = engine("stats", &o);
+	const bool throttled[] = { true };
+	struct odb_stats st;
+	uint64_t taken;
+	int i;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	for (i = 0; i < 3; i++)
+		rec_sample(&sb, ID, 100, 100, 0, US, 0x400100, 2 * MS + i, none, 1);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7f0000000040ull, 3 * MS, chain, 4);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x500000, 4 * MS, none, 1);	/* unmapped */
+	rec_sample(&sb, ID, 999, 999, 0, US, 0x400100, 4 * MS + 1, none, 1);	/* unknown */
+	rec_sample(&sb, ID, 100, 100, 0, PERF_RECORD_MISC_HYPERVISOR, 0x10, 4 * MS + 2,
+		   none, 1);
+	rec_sample(&sb, ID, 100, 100, 0, PERF_RECORD_MISC_GUEST_KERNEL, 0x10, 4 * MS + 3,
+		   none, 1);
+	rec_sample(&sb, ID + 1, 100, 100, 0, US, 0x400100, 4 * MS + 4, none, 1); /* no event */
+	rec_lost(&sb, ID, 17, 5 * MS);
+	rec_throttle(&sb, ID, 5 * MS + 1);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+
+	session.current = samples;
+	assert_int_equal(opd_session_write_stats(&session, opd_engine_stats(e), events, 1,
+						 throttled), 0);
+	assert_stat_file("total_samples", "4");
+	assert_stat_file("lost_no_mapping", "1");
+	assert_stat_file("lost_no_app_for_user_sample", "1");
+	assert_stat_file("lost_invalid_hypervisor_addr", "1");
+	assert_stat_file("lost_invalid_domain", "1");
+	assert_stat_file("lost_bad_records", "1");
+	assert_stat_file("lost_records_by_kernel", "17");
+	assert_stat_file("lost_bt_no_mapping", "1");
+	assert_stat_file("lost_kernel", NULL);
+	assert_stat_file("lost_samplefile", NULL);
+	assert_stat_file("throttled/cpu-clock", "");
+
+	assert_int_equal(odb_stats_read(samples, &st), 0);
+	assert_int_equal(odb_stats_lost_samples(&st), 22);
+	assert_int_equal(odb_stats_lost_arcs(&st), 1);
+	assert_true(odb_stats_taken(&st, &taken));
+	assert_int_equal(taken, 26);
+	/* every sample taken is in a sample file or counted as lost */
+	assert_int_equal(st.count[ODB_STAT_TOTAL_SAMPLES],
+			 total(PROG "/{dep}/" PROG "/" SPEC) + total(PROG "/{dep}/" LIBC "/" SPEC));
+	odb_stats_release(&st);
 	opd_engine_free(e);
 	op_strbuf_release(&sb);
 }
@@ -638,6 +730,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_vmlinux),
+		cmocka_unit_test(test_stats_written),
 		cmocka_unit_test(test_fork_read_late),
 		cmocka_unit_test(test_exec_in_child),
 		cmocka_unit_test(test_exec_window),
