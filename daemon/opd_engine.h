@@ -34,7 +34,7 @@ struct opd_engine_config {
 	bool callgraph;			/* record {cg} arcs from callchains */
 	uint32_t nr_cpus;		/* queues: records of cpu >= this share queue 0 */
 	double cpu_speed;		/* MHz for headers, 0 if unknown */
-	const char *kernel_layout;	/* opd_kernel_read_layout() text, or NULL */
+	const char *kernel_layout;	/* opd_kernel_layout() text, or NULL */
 	const char *vmlinux;		/* --vmlinux, or NULL */
 	unsigned max_open_files;	/* sample files kept open at once */
 };

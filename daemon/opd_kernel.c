@@ -111,15 +111,34 @@ void opd_kernel_init(struct opd_kernel *k, struct opd_images *images,
 		k->modules[i].cookie = opd_images_kernel(images, OPD_IMAGE_MODULE,
 							 k->modules[i].name,
 							 k->modules[i].start);
-	if (vmlinux && *vmlinux) {
+	/* a vmlinux needs _text: without it, keys could only be raw */
+	if (vmlinux && *vmlinux && k->text_end) {
 		k->core_base = k->text_start;
+		k->core_end = k->text_end;
 		k->core_cookie = opd_images_kernel(images, OPD_IMAGE_KERNEL,
 						   vmlinux, k->text_start);
 	} else {
 		k->core_base = 0;
+		k->core_end = UINT64_MAX;
 		k->core_cookie = opd_images_kernel(images, OPD_IMAGE_KERNEL,
 						   "no-vmlinux", 0);
 	}
+}
+
+bool opd_kernel_layout_has_text(const char *layout)
+{
+	const char *p = layout;
+
+	while (p && *p) {
+		unsigned long long a, b;
+
+		if (sscanf(p, "text %llx %llx", &a, &b) == 2 && b > a)
+			return true;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
 }
 
 void opd_kernel_release(struct opd_kernel *k)
@@ -149,7 +168,8 @@ uint32_t opd_kernel_find(const struct opd_kernel *k, uint64_t ip, uint64_t *key)
 			return k->modules[lo].cookie;
 		}
 	}
-	if (ip < k->core_base)
+	/* a vmlinux holds [_text, _etext) only; no-vmlinux takes any address */
+	if (ip < k->core_base || ip >= k->core_end)
 		return 0;
 	*key = ip - k->core_base;
 	return k->core_cookie;

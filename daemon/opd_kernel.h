@@ -5,11 +5,13 @@
  * /proc/modules when profiling starts, kept as a small text block that
  * also travels in recorded streams, and turned into {kern} images:
  *
- *  - with --vmlinux PATH, core kernel samples go to {root}PATH with key
- *    ip - _text (formats.md §4.1);
- *  - otherwise to {kern}/no-vmlinux with the raw address as key, as
- *    OProfile 1.4 does (reports resolve it with the session's copy of
- *    /proc/kallsyms);
+ *  - with --vmlinux PATH, core kernel samples (in [_text, _etext) of the
+ *    running kernel) go to {root}PATH with key ip - _text, which reports
+ *    add to the vmlinux file's own _text; kernel samples in neither that
+ *    range nor a module are lost (lost_kernel), as OProfile 1.4 does;
+ *  - otherwise, and with --vmlinux when kallsyms hides _text, to
+ *    {kern}/no-vmlinux with the raw address as key, as OProfile 1.4 does
+ *    (reports resolve it with the session's copy of /proc/kallsyms);
  *  - module samples go to {kern}/MODULE with key ip - module start.
  *
  * The daemon never resolves symbols: only ranges are kept here.
@@ -17,6 +19,7 @@
 #ifndef OPD_KERNEL_H
 #define OPD_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +37,7 @@ struct opd_kernel {
 	uint64_t text_end;	/* _etext, 0 when unknown */
 	uint32_t core_cookie;	/* vmlinux or no-vmlinux */
 	uint64_t core_base;	/* subtracted from core kernel addresses */
+	uint64_t core_end;	/* vmlinux: _etext; no-vmlinux: UINT64_MAX */
 	struct opd_kernel_module *modules;	/* sorted by start */
 	size_t nr_modules;
 };
@@ -52,10 +56,13 @@ int opd_kernel_layout(struct op_strbuf *sb, const char *kallsyms,
 /*
  * Set up the kernel images from a layout text (as read above, possibly
  * from a recorded stream: malformed lines are skipped).  vmlinux may be
- * NULL.
+ * NULL; it is not used when the layout has no text range.
  */
 void opd_kernel_init(struct opd_kernel *k, struct opd_images *images,
 		     const char *layout, const char *vmlinux);
+
+/* the layout has the core kernel's text range, which a vmlinux needs */
+bool opd_kernel_layout_has_text(const char *layout);
 void opd_kernel_release(struct opd_kernel *k);
 
 /* the image of kernel address ip and its key */

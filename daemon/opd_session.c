@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,7 @@
 #include <unistd.h>
 
 #include "daemon/opd_session.h"
-#include "libdb/odb.h"
+#include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
@@ -138,94 +137,22 @@ out:
 	return ret;
 }
 
-int opd_session_write_abi(const struct opd_session *s)
-{
-	struct op_strbuf sb = OP_STRBUF_INIT;
-	char *path = join(s->dir, "abi");
-	int ret;
-
-#define ABI(name, value) op_strbuf_addf(&sb, "%s %zu\n", name, (size_t)(value))
-	ABI("sizeof_double", sizeof(double));
-	ABI("sizeof_u64", sizeof(uint64_t));
-	ABI("sizeof_u8", sizeof(uint8_t));
-	ABI("sizeof_u32", sizeof(uint32_t));
-	ABI("sizeof_int", sizeof(int));
-	ABI("sizeof_unsigned_int", sizeof(unsigned int));
-	ABI("sizeof_odb_key_t", sizeof(odb_key_t));
-	ABI("sizeof_odb_index_t", sizeof(odb_index_t));
-	ABI("sizeof_odb_value_t", sizeof(odb_value_t));
-	ABI("sizeof_odb_node_nr_t", sizeof(odb_index_t));
-	ABI("sizeof_odb_descr_t", sizeof(struct odb_descr));
-	ABI("sizeof_odb_node_t", sizeof(struct odb_node));
-	ABI("sizeof_struct_opd_header", sizeof(struct opd_header));
-	ABI("offsetof_node_key", offsetof(struct odb_node, key));
-	ABI("offsetof_node_value", offsetof(struct odb_node, value));
-	ABI("offsetof_node_next", offsetof(struct odb_node, next));
-	ABI("offsetof_descr_size", offsetof(struct odb_descr, size));
-	ABI("offsetof_descr_current_size", offsetof(struct odb_descr, current_size));
-	ABI("offsetof_header_magic", offsetof(struct opd_header, magic));
-	ABI("offsetof_header_version", offsetof(struct opd_header, version));
-	ABI("offsetof_header_cpu_type", offsetof(struct opd_header, cpu_type));
-	ABI("offsetof_header_ctr_event", offsetof(struct opd_header, ctr_event));
-	ABI("offsetof_header_ctr_um", offsetof(struct opd_header, ctr_um));
-	ABI("offsetof_header_ctr_count", offsetof(struct opd_header, ctr_count));
-	ABI("offsetof_header_is_kernel", offsetof(struct opd_header, is_kernel));
-	ABI("offsetof_header_cpu_speed", offsetof(struct opd_header, cpu_speed));
-	ABI("offsetof_header_mtime", offsetof(struct opd_header, mtime));
-	ABI("offsetof_header_cg_to_is_kernel", offsetof(struct opd_header, cg_to_is_kernel));
-	ABI("offsetof_header_anon_start", offsetof(struct opd_header, anon_start));
-	ABI("offsetof_header_cg_to_anon_start", offsetof(struct opd_header, cg_to_anon_start));
-#undef ABI
-	{
-		const uint16_t one = 1;
-
-		op_strbuf_addf(&sb, "little_endian %d\n", *(const uint8_t *)&one);
-	}
-	ret = op_strbuf_failed(&sb) ? -ENOMEM :
-	      op_write_file_atomic(path, sb.buf, sb.len, 0644);
-	op_strbuf_release(&sb);
-	free(path);
-	return ret;
-}
-
-static int write_number(const char *dir, const char *name, uint64_t value)
-{
-	char *path = join(dir, name), buf[32];
-	int len = snprintf(buf, sizeof(buf), "%" PRIu64, value);
-	int ret = op_write_file_atomic(path, buf, (size_t)len, 0644);
-
-	free(path);
-	return ret;
-}
-
 int opd_session_write_stats(const struct opd_session *s,
 			    const struct opd_stats *stats,
 			    const struct opev_event *events, size_t nr_events,
 			    const bool *throttled)
 {
-	char *dir = join(s->current, "stats"), *tdir = join(dir, "throttled");
-	int ret, i;
+	struct odb_stats st;
 	size_t e;
+	int ret;
 
-	ret = op_mkdir_p(dir, 0755);
-	for (i = OPD_FIRST_LOST; i < OPD_NR_STATS && !ret; i++)
-		if (stats->count[i] && opd_stat_file(i))
-			ret = write_number(dir, opd_stat_file(i), stats->count[i]);
-	if (!ret && opd_stats_lost(stats))
-		ret = write_number(dir, "total_samples", stats->count[OPD_STAT_SAMPLES]);
-	for (e = 0; e < nr_events && !ret; e++) {
-		char *path;
-
-		if (!throttled[e])
-			continue;
-		ret = op_mkdir_p(tdir, 0755);
-		path = join(tdir, events[e].name);
-		if (!ret)
-			ret = op_write_file_atomic(path, "", 0, 0644);
-		free(path);
-	}
-	free(dir);
-	free(tdir);
+	opd_stats_to_odb(stats, &st);
+	st.throttled = op_xcalloc(nr_events ? nr_events : 1, sizeof(*st.throttled));
+	for (e = 0; e < nr_events; e++)
+		if (throttled[e])
+			st.throttled[st.nr_throttled++] = op_xstrdup(events[e].name);
+	ret = odb_stats_write(s->current, &st);
+	odb_stats_release(&st);
 	return ret;
 }
 
@@ -257,15 +184,6 @@ int opd_session_append_log(const struct opd_session *s, const char *started,
 	return ret;
 }
 
-int opd_session_write_info(const struct opd_session *s, const char *text)
-{
-	char *path = join(s->current, "session.info");
-	int ret = op_write_file_atomic(path, text, strlen(text), 0644);
-
-	free(path);
-	return ret;
-}
-
 void opd_session_cleanup(struct opd_session *s)
 {
 	DIR *dir;
@@ -289,24 +207,6 @@ void opd_session_cleanup(struct opd_session *s)
 		}
 	}
 	closedir(dir);
-}
-
-int opd_session_store_kernel(const struct opd_session *s, const char *kallsyms,
-			     size_t kallsyms_len, const char *modules)
-{
-	char *dir = join(s->current, "kernel"), *a, *b;
-	int ret = op_mkdir_p(dir, 0755);
-
-	a = join(dir, "kallsyms");
-	b = join(dir, "modules");
-	if (!ret && kallsyms)
-		ret = op_write_file_atomic(a, kallsyms, kallsyms_len, 0644);
-	if (!ret && modules)
-		ret = op_write_file_atomic(b, modules, strlen(modules), 0644);
-	free(a);
-	free(b);
-	free(dir);
-	return ret;
 }
 
 double opd_cpu_speed(void)

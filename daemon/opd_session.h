@@ -1,16 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The session directory operf and oprofiled write (formats.md §1.1):
- *	SESSION/abi
- *	SESSION/samples/operf.log			statistics, appended each run
- *	SESSION/samples/current/...			sample files
- *	SESSION/samples/current/stats/			lost-sample counters
- *	SESSION/samples/current/session.info		what this run did
- *	SESSION/samples/current/kernel/kallsyms	copies for reports after
- *	SESSION/samples/current/kernel/modules	a reboot
- *	SESSION/samples/previous/			the run before
- * OProfile's readers only take files under current/{root} and
- * current/{kern} as sample files, so the extra files are safe.
+ * Preparing the session directory operf writes, rotating its current/
+ * into previous/, and the run's log.  The files it holds are libdb's
+ * (libdb/odb_session.h draws the layout): the daemon writes stats/,
+ * session.info, the kernel copies and abi through libdb.
  */
 #ifndef OPD_SESSION_H
 #define OPD_SESSION_H
@@ -48,12 +41,10 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 int opd_session_begin(struct opd_session *s, struct op_err *err);
 void opd_session_release(struct opd_session *s);
 
-/* SESSION/abi (formats.md §7.1) */
-int opd_session_write_abi(const struct opd_session *s);
-
 /*
- * stats/ files: one per non-zero lost counter, total_samples when any is,
- * and stats/throttled/<event> for throttled events.
+ * current/stats/ from the engine's counters (odb_stats_write()), with
+ * stats/throttled/EVENT for each events[i] whose throttled[i] is set.
+ * Returns 0 or a negative errno.
  */
 int opd_session_write_stats(const struct opd_session *s,
 			    const struct opd_stats *stats,
@@ -64,23 +55,13 @@ int opd_session_write_stats(const struct opd_session *s,
 int opd_session_append_log(const struct opd_session *s, const char *started,
 			   const struct opd_stats *stats, const char *extra);
 
-/* current/session.info, written whole (text of key value lines) */
-int opd_session_write_info(const struct opd_session *s, const char *text);
-
-/*
- * Write the kernel's kallsyms and modules texts (either may be NULL) to
- * current/kernel/, for reports made after a reboot.
- */
-int opd_session_store_kernel(const struct opd_session *s, const char *kallsyms,
-			     size_t kallsyms_len, const char *modules);
-
 /*
  * Remove the old previous/ set aside by opd_session_begin(), and any left
  * by runs that were killed before removing theirs (samples/.previous-old.*).
  */
 void opd_session_cleanup(struct opd_session *s);
 
-/* MHz of cpu 0 for sample-file headers, 0 if unknown (formats.md §3.2) */
+/* MHz of cpu 0 for sample-file headers, 0 if unknown */
 double opd_cpu_speed(void);
 
 /* "YYYY-MM-DD HH:MM:SS" local time into buf */

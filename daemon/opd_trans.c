@@ -36,10 +36,11 @@ static bool resolve(struct opd_engine *e, struct opd_proc *proc, bool kernel,
 	return true;
 }
 
-static void add(struct opd_engine *e, const struct opd_sfile_key *k, uint64_t key)
+/* one count at key of the file of k; stat counts success, lost failure */
+static void add(struct opd_engine *e, const struct opd_sfile_key *k, uint64_t key,
+		enum opd_stat stat, enum opd_stat lost)
 {
-	if (opd_sfiles_add(&e->sfiles, k, key, 1, e->now))
-		e->stats.count[OPD_STAT_LOST_SAMPLEFILE]++;
+	e->stats.count[opd_sfiles_add(&e->sfiles, k, key, 1, e->now) ? lost : stat]++;
 }
 
 /*
@@ -54,7 +55,7 @@ static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
 	struct opd_sfile *f;
 
 	if (!m || e->cfg.separate_thread || e->cfg.separate_cpu) {
-		add(e, k, w->offset);
+		add(e, k, w->offset, OPD_STAT_STORED, OPD_STAT_LOST_SAMPLEFILE);
 		return;
 	}
 	if (m->cache_sfile && m->cache_app == k->app && m->cache_event == k->event) {
@@ -65,8 +66,8 @@ static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
 		m->cache_app = k->app;
 		m->cache_event = k->event;
 	}
-	if (opd_sfile_add(&e->sfiles, f, w->offset, 1, e->now))
-		e->stats.count[OPD_STAT_LOST_SAMPLEFILE]++;
+	e->stats.count[opd_sfile_add(&e->sfiles, f, w->offset, 1, e->now) ?
+		       OPD_STAT_LOST_SAMPLEFILE : OPD_STAT_STORED]++;
 }
 
 /*
@@ -106,8 +107,8 @@ static void add_arcs(struct opd_engine *e, struct opd_proc *proc,
 			k->image = caller.image;
 			k->cg_to = callee.image;
 			add(e, k, ((caller.offset & 0xffffffffull) << 32) |
-				  (callee.offset & 0xffffffffull));
-			e->stats.count[OPD_STAT_ARCS]++;
+				  (callee.offset & 0xffffffffull),
+			    OPD_STAT_ARCS, OPD_STAT_LOST_ARC_SAMPLEFILE);
 		}
 		callee = caller;
 		have_callee = true;

@@ -30,6 +30,9 @@
 #include "daemon/operf_target.h"
 #include "daemon/perf_events.h"
 #include "libdb/odb.h"
+#include "libdb/odb_session.h"
+#include "libdb/odb_session_info.h"
+#include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_file.h"
@@ -326,11 +329,14 @@ static void load_kernel_info(struct run *r)
 		kallsyms = NULL;
 	if (op_read_file("/proc/modules", (size_t)16 << 20, &modules, &mlen))
 		modules = NULL;
-	if (opd_session_store_kernel(&r->session, kallsyms, klen, modules))
+	if (odb_session_store_kernel(r->session.current, kallsyms, klen, modules, mlen))
 		op_warning("cannot store the kernel symbols in '%s/kernel'",
 			   r->session.current);
 	if (opd_kernel_layout(&r->layout, kallsyms, modules))
 		op_die(1, "out of memory");
+	if (r->o->vmlinux && !opd_kernel_layout_has_text(r->layout.buf))
+		op_warning("kernel samples go to no-vmlinux, not '%s': /proc/kallsyms "
+			   "does not show where the kernel's text is", r->o->vmlinux);
 	free(kallsyms);
 	free(modules);
 }
@@ -435,43 +441,75 @@ static int run_command_start(struct run *r)
 	return 0;
 }
 
-/* session.info: what this run was, for the report tools */
-static void write_info(struct run *r)
+/* the command and its arguments, space-separated (caller frees) */
+static char *command_line(char *const *argv)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	size_t i;
 
-	op_strbuf_addf(&sb, "tool operf %s\n", PACKAGE_VERSION);
-	op_strbuf_addf(&sb, "started %s\n", r->started);
+	for (i = 0; argv[i]; i++)
+		op_strbuf_addf(&sb, "%s%s", i ? " " : "", argv[i]);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	return op_strbuf_detach(&sb);
+}
+
+/* session.info: what this run was, for the report tools */
+static void write_info(struct run *r)
+{
+	struct odb_session_info info = {
+		.started = op_xstrdup(r->started),
+		.separate_thread = r->o->separate_thread,
+		.separate_cpu = r->o->separate_cpu,
+		.callgraph = r->o->callgraph,
+	};
+	struct op_strbuf tool = OP_STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	op_strbuf_addf(&tool, "operf %s", PACKAGE_VERSION);
+	info.tool = op_strbuf_detach(&tool);
+	if (!info.tool)
+		op_die(1, "out of memory");
 	if (r->target.kind == OPD_TARGET_SYSTEM) {
-		op_strbuf_addstr(&sb, "target system-wide\n");
+		info.target = ODB_TARGET_SYSTEM;
 	} else if (r->target.kind == OPD_TARGET_PID) {
-		op_strbuf_addf(&sb, "target pid %d\n", (int)r->target.pid);
+		info.target = ODB_TARGET_PID;
+		info.pid = (uint32_t)r->target.pid;
 	} else {
-		op_strbuf_addstr(&sb, "target command");
-		for (i = 0; r->argv[i]; i++)
-			op_strbuf_addf(&sb, " %s", r->argv[i]);
-		op_strbuf_addch(&sb, '\n');
+		info.target = ODB_TARGET_COMMAND;
+		info.command = command_line(r->argv);
 	}
+	info.events = op_xcalloc(r->evs.nr ? r->evs.nr : 1, sizeof(*info.events));
 	for (i = 0; i < r->evs.nr; i++) {
 		const struct opev_event *ev = &r->evs.events[i];
 
-		op_strbuf_addf(&sb, "event %s %s %llu %u %u %u %s\n", ev->name,
-			       ev->kind == OPEV_SOFTWARE_CLOCK ? "software" : "hardware",
-			       (unsigned long long)ev->period, ev->op_cpu_type,
-			       ev->op_event, ev->op_unit_mask, ev->desc);
+		info.events[i] = (struct odb_session_event){
+			.name = op_xstrdup(ev->name),
+			.software = ev->kind == OPEV_SOFTWARE_CLOCK,
+			.period = ev->period,
+			.cpu_type = ev->op_cpu_type,
+			.code = ev->op_event,
+			.unit_mask = ev->op_unit_mask,
+			.desc = op_xstrdup(ev->desc),
+		};
+		info.nr_events++;
 	}
-	if (r->evs.fallback)
-		op_strbuf_addf(&sb, "fallback %s\n", r->evs.fallback_reason);
-	if (r->perf.kernel_excluded)
-		op_strbuf_addstr(&sb, "kernel-excluded perf_event_paranoid\n");
-	op_strbuf_addf(&sb, "separate-thread %d\nseparate-cpu %d\ncallgraph %d\n",
-		       r->o->separate_thread, r->o->separate_cpu, r->o->callgraph);
+	if (r->evs.fallback) {
+		info.fallback = true;
+		info.fallback_reason = op_xstrdup(r->evs.fallback_reason);
+	}
+	if (r->perf.kernel_excluded) {
+		info.kernel_excluded = true;
+		info.kernel_excluded_reason = op_xstrdup("perf_event_paranoid");
+	}
 	if (r->o->vmlinux)
-		op_strbuf_addf(&sb, "vmlinux %s\n", r->o->vmlinux);
-	if (!op_strbuf_failed(&sb) && opd_session_write_info(&r->session, sb.buf))
-		op_warning("cannot write '%s/session.info'", r->session.current);
-	op_strbuf_release(&sb);
+		info.vmlinux = op_xstrdup(r->o->vmlinux);
+	ret = odb_session_info_write(r->session.current, &info);
+	if (ret)
+		op_warning("cannot write '%s/session.info': %s", r->session.current,
+			   odb_strerror(ret));
+	odb_session_info_release(&info);
 }
 
 /* lazy conversion: replay the recorded stream through a new engine */
@@ -509,18 +547,17 @@ static int convert_stream(struct run *r)
 static void summarize(struct run *r)
 {
 	const struct opd_stats *st = opd_engine_stats(r->engine);
-	/*
-	 * Of the samples taken: those received and those the kernel or a
-	 * bad record lost before they were; arcs are not samples
-	 */
-	uint64_t lost = opd_stats_lost(st) - st->count[OPD_STAT_LOST_BT_NO_MAPPING];
-	uint64_t total = st->count[OPD_STAT_SAMPLES] +
-			 st->count[OPD_STAT_LOST_BY_KERNEL] +
-			 st->count[OPD_STAT_LOST_BAD_RECORD];
+	struct odb_stats ost;
+	uint64_t lost, arcs, total;
 	const char *path;
 	int err = opd_engine_first_error(r->engine, &path);
 	size_t i;
 
+	/* what libdb counts as lost samples, of the samples taken */
+	opd_stats_to_odb(st, &ost);
+	lost = odb_stats_lost_samples(&ost);
+	arcs = odb_stats_lost_arcs(&ost);
+	odb_stats_taken(&ost, &total);
 	if (err)
 		op_warning("samples were lost writing sample file '%s': %s", path,
 			   odb_strerror(err));
@@ -533,6 +570,9 @@ static void summarize(struct run *r)
 			   (unsigned long long)lost, (unsigned long long)total,
 			   total ? 100.0 * (double)lost / (double)total : 100.0,
 			   r->session.samples);
+	if (arcs)
+		op_notice("operf: %llu call-graph arcs were not recorded: their caller "
+			  "is in no known mapping", (unsigned long long)arcs);
 	if (r->target.kind == OPD_TARGET_COMMAND && WIFSIGNALED(r->child_status))
 		op_notice("operf: '%s' was killed by signal %d", r->argv[0],
 			  WTERMSIG(r->child_status));
@@ -567,7 +607,7 @@ static int finish(struct run *r)
 			op_warning("cannot write '%s/stats'", r->session.current);
 		free(thr);
 	}
-	if (opd_session_write_abi(&r->session))
+	if (odb_session_write_abi(r->session.dir))
 		op_warning("cannot write '%s/abi'", r->session.dir);
 	write_info(r);
 	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",

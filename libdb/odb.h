@@ -128,7 +128,8 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(NAME_NO_APP, "no {root}, {kern} or {anon:...} application part") \
 	ODB_ERROR(NAME_NO_DEP, "no {dep} part")				\
 	ODB_ERROR(NAME_BAD_IMAGE, "malformed image part")		\
-	ODB_ERROR(NAME_BAD_ANON, "malformed anonymous region (TGID.0xSTART.0xEND)")
+	ODB_ERROR(NAME_BAD_ANON, "malformed anonymous region (TGID.0xSTART.0xEND)") \
+	ODB_ERROR(BAD_COUNTER, "not a decimal counter")
 
 enum odb_error {
 	ODB_ERR_BASE = -5000,
@@ -207,6 +208,18 @@ uint64_t odb_file_total(const struct odb_file *file);
  * in the file.  Borrowed, valid until odb_file_close().
  */
 const struct opd_header *odb_file_header(const struct odb_file *file);
+
+/*
+ * Read the header of the sample file at path without mapping it, checked
+ * as odb_file_open() checks it: a regular file, not empty, long enough
+ * for header and descriptor, magic, version, a table size that is a power
+ * of two from 128 to 2^31, and a file size that is exactly that table's.
+ * The hash chains are not walked (odb_file_open() does that).  Returns 0
+ * with *hdr set, a negative errno, or one of the odb_errors EMPTY,
+ * TRUNCATED, NOT_REGULAR, BAD_MAGIC, BAD_VERSION, BAD_TABLE_SIZE,
+ * BEYOND_EOF, TRAILING_DATA.
+ */
+int odb_header_read(const char *path, struct opd_header *hdr);
 
 /* Rewrite the header of a file open for writing (magic, version kept). */
 int odb_file_set_header(struct odb_file *file, const struct opd_header *hdr);

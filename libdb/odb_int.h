@@ -43,4 +43,7 @@ int odb_tmp_commit(struct odb_file *tmp, const char *path);
 /* unmap and close fd and map of file, keeping the struct; errors of close */
 int odb_file_unmap(struct odb_file *file);
 
+/* "dir/name", for the caller to free; NULL when out of memory */
+char *odb_path_join(const char *dir, const char *name);
+
 #endif

@@ -192,31 +192,63 @@ static int check_chains(const struct odb_file *file, odb_index_t nr_used)
 	return ret;
 }
 
-/* check the mapped file; on success set file's pointers and snapshot */
-static int check_map(struct odb_file *file, unsigned char *map, size_t len)
-{
-	const size_t fixed = sizeof(struct opd_header) + sizeof(struct odb_descr);
-	const struct opd_header *hdr = (const void *)map;
-	const struct odb_descr *descr = (const void *)(map + sizeof(*hdr));
-	uint64_t slots_in_file;
-	odb_index_t size, used;
+#define FIXED_SIZE (sizeof(struct opd_header) + sizeof(struct odb_descr))
 
-	if (len < fixed)
-		return ODB_ERR_TRUNCATED;
+/* header and table size S against the file's len bytes (>= FIXED_SIZE) */
+static int check_fixed(const struct opd_header *hdr, odb_index_t size,
+		       size_t len)
+{
+	uint64_t slots_in_file;
+
 	if (memcmp(hdr->magic, OPD_MAGIC, sizeof(hdr->magic)))
 		return ODB_ERR_BAD_MAGIC;
 	if (hdr->version != OPD_VERSION)
 		return ODB_ERR_BAD_VERSION;
-	size = descr->size;
 	if (size < ODB_MIN_NODES || size > ODB_MAX_NODES || (size & (size - 1)))
 		return ODB_ERR_BAD_TABLE_SIZE;
 	/* OProfile's rule: whole 20-byte slots after the fixed part == S */
-	slots_in_file = (len - fixed) /
+	slots_in_file = (len - FIXED_SIZE) /
 			(sizeof(struct odb_node) + sizeof(odb_index_t));
 	if (slots_in_file < size)
 		return ODB_ERR_BEYOND_EOF;
 	if (slots_in_file > size)
 		return ODB_ERR_TRAILING_DATA;
+	return 0;
+}
+
+/* the file's size as a size_t, or why it cannot be a sample file */
+static int check_stat(int fd, size_t *len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return ODB_ERR_NOT_REGULAR;
+	if (st.st_size == 0)
+		return ODB_ERR_EMPTY;
+	if ((uint64_t)st.st_size > SIZE_MAX)
+		return -EFBIG;
+	if ((size_t)st.st_size < FIXED_SIZE)
+		return ODB_ERR_TRUNCATED;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+/* check the mapped file; on success set file's pointers and snapshot */
+static int check_map(struct odb_file *file, unsigned char *map, size_t len)
+{
+	const struct opd_header *hdr = (const void *)map;
+	const struct odb_descr *descr = (const void *)(map + sizeof(*hdr));
+	odb_index_t size, used;
+	int ret;
+
+	if (len < FIXED_SIZE)
+		return ODB_ERR_TRUNCATED;
+	size = descr->size;
+	ret = check_fixed(hdr, size, len);
+	if (ret)
+		return ret;
 	odb_file_point(file, map, len, size);
 	/* pairs with the writer's release store in add_node() */
 	used = op_load_acquire(&file->descr->current_size);
@@ -229,26 +261,19 @@ static int check_map(struct odb_file *file, unsigned char *map, size_t len)
 static int map_and_check(struct odb_file *file)
 {
 	int prot = file->mode == ODB_WRITE ? PROT_READ | PROT_WRITE : PROT_READ;
-	struct stat st;
+	size_t len;
 	void *map;
 	int ret;
 
-	if (fstat(file->fd, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return ODB_ERR_NOT_REGULAR;
-	if (st.st_size == 0)
-		return ODB_ERR_EMPTY;
-	if ((uint64_t)st.st_size > SIZE_MAX)
-		return -EFBIG;
-	if ((size_t)st.st_size < sizeof(struct opd_header) + sizeof(struct odb_descr))
-		return ODB_ERR_TRUNCATED;
-	map = mmap(NULL, (size_t)st.st_size, prot, MAP_SHARED, file->fd, 0);
+	ret = check_stat(file->fd, &len);
+	if (ret)
+		return ret;
+	map = mmap(NULL, len, prot, MAP_SHARED, file->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
-	ret = check_map(file, map, (size_t)st.st_size);
+	ret = check_map(file, map, len);
 	if (ret) {
-		munmap(map, (size_t)st.st_size);
+		munmap(map, len);
 		file->map = NULL;
 		return ret;
 	}
@@ -308,6 +333,39 @@ out_free:
 		close(file->fd);
 	free(file->path);
 	free(file);
+	return ret;
+}
+
+int odb_header_read(const char *path, struct opd_header *hdr)
+{
+	struct {
+		struct opd_header hdr;
+		struct odb_descr descr;
+	} fixed;
+	size_t len;
+	ssize_t n;
+	int fd, ret;
+
+	_Static_assert(sizeof(fixed) == FIXED_SIZE, "header and descriptor");
+	/* O_NONBLOCK: a FIFO opens at once and then fails the type check */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	ret = check_stat(fd, &len);
+	if (!ret) {
+		do
+			n = pread(fd, &fixed, sizeof(fixed), 0);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			ret = -errno;
+		else if ((size_t)n < sizeof(fixed))
+			ret = ODB_ERR_TRUNCATED;	/* shrank since fstat() */
+		else
+			ret = check_fixed(&fixed.hdr, fixed.descr.size, len);
+	}
+	close(fd);
+	if (!ret)
+		*hdr = fixed.hdr;
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
@@ -35,25 +36,31 @@ static void report_bad_files(const struct pp_file_list *list)
 		op_warning("skipping '%s': %s", list->bad[i].path, list->bad[i].why);
 }
 
-/* lost and throttled samples recorded by operf (formats.md §1.2) */
+/*
+ * Lost samples (a share of the samples taken), lost call-graph arcs and
+ * throttled events, as libdb defines them (libdb/odb_stats.h)
+ */
 static void warn_about_stats(const struct ppt_job *job)
 {
-	const struct pp_session_info *in = &job->info;
+	const struct odb_stats *st = &job->info.stats;
+	uint64_t lost = odb_stats_lost_samples(st), taken;
+	uint64_t arcs = odb_stats_lost_arcs(st);
 	size_t i;
 
-	if (in->lost && in->total_samples) {
+	if (lost && odb_stats_taken(st, &taken)) {
 		op_warning("%" PRIu64 " of %" PRIu64 " samples (%.2f%%) were lost while "
-			   "profiling; see %s/samples/operf.log", in->lost,
-			   in->total_samples,
-			   100.0 * (double)in->lost / (double)in->total_samples,
-			   job->sd.dir);
-	} else if (in->lost) {
+			   "profiling; see %s/samples/operf.log", lost, taken,
+			   100.0 * (double)lost / (double)taken, job->sd.dir);
+	} else if (lost) {
 		op_warning("%" PRIu64 " samples were lost while profiling; see "
-			   "%s/samples/operf.log", in->lost, job->sd.dir);
+			   "%s/samples/operf.log", lost, job->sd.dir);
 	}
-	for (i = 0; i < in->nr_throttled; i++)
+	if (arcs)
+		op_warning("%" PRIu64 " call-graph arcs were not recorded: their caller "
+			   "was in no known mapping (their samples were recorded)", arcs);
+	for (i = 0; i < st->nr_throttled; i++)
 		op_warning("the kernel throttled event '%s': fewer samples than its "
-			   "rate asks for", in->throttled[i]);
+			   "rate asks for", st->throttled[i]);
 }
 
 static const char *const side_name[] = {
@@ -169,7 +176,7 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	job->sym_opts.archive = job->sd.archive;
 	job->sym_opts.kallsyms = job->info.kallsyms;
 	job->sym_opts.modules = job->info.modules;
-	job->sym_opts.vmlinux = job->info.vmlinux;
+	job->sym_opts.vmlinux = job->info.run.vmlinux;
 	for (side = 0; side < job->nr_sides; side++) {
 		ret = build_side(job, side);
 		if (ret)

@@ -20,6 +20,7 @@
 #include "daemon/opd_engine.h"
 #include "daemon/opd_stream.h"
 #include "libdb/odb.h"
+#include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_strbuf.h"
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
 	struct op_err err = { "" };
 	struct timespec t0, t1;
 	const struct opd_stats *st;
+	struct odb_stats ost;
 	int i, do_dump = 0, ret;
 	double secs;
 
@@ -125,10 +127,15 @@ int main(int argc, char **argv)
 		op_warning("%s", err.msg);
 	st = opd_engine_stats(e);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	opd_stats_to_odb(st, &ost);
 	fprintf(stderr, "opd_replay: %" PRIu64 " samples, %" PRIu64 " lost, %zu files, "
 		"%.3f s, %.2f M samples/s\n", st->count[OPD_STAT_SAMPLES],
-		opd_stats_lost(st), opd_engine_nr_files(e), secs,
+		odb_stats_lost_samples(&ost), opd_engine_nr_files(e), secs,
 		(double)st->count[OPD_STAT_SAMPLES] / secs / 1e6);
+	fprintf(stderr, "opd_replay: %" PRIu64 " stored, %" PRIu64 " lost by the kernel, "
+		"%" PRIu64 " arcs, %" PRIu64 " arcs lost\n", st->count[OPD_STAT_STORED],
+		st->count[OPD_STAT_LOST_BY_KERNEL], st->count[OPD_STAT_ARCS],
+		odb_stats_lost_arcs(&ost));
 	{
 		const char *path;
 		int first = opd_engine_first_error(e, &path);

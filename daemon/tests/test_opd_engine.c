@@ -3,7 +3,7 @@
  * The engine on synthetic record streams: where samples land (app, image,
  * key), time ordering across CPUs (a fork read after the child's first
  * sample), exec and the samples of its loading, separation, call-graph arcs, anonymous memory, kernel
- * samples, statistics, the sample-file LRU, name escaping, and recorded
+ * samples with and without --vmlinux, statistics, the sample-file LRU, name escaping, and recorded
  * streams replaying to the same files.
  */
 #include "config.h"
@@ -24,9 +24,12 @@
 #include "daemon/opd_stats.h"
 #include "daemon/opd_synth.h"
 #include "daemon/opd_record.h"
+#include "daemon/opd_session.h"
 #include "daemon/opd_stream.h"
 #include "daemon/tests/opd_test_records.h"
 #include "libdb/odb.h"
+#include "libdb/odb_stats.h"
+#include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
 #include "tests/lib/op_testdir.h"
 
@@ -63,6 +66,7 @@ struct opts {
 	bool thread, cpu, callgraph;
 	unsigned max_open;
 	const char *layout;
+	const char *vmlinux;
 };
 
 static struct opd_engine *engine(const char *name, const struct opts *o)
@@ -82,6 +86,7 @@ static struct opd_engine *engine(const char *name, const struct opts *o)
 	cfg.kernel_layout = o && o->layout ? o->layout : "text ffffffff81000000 ffffffff82000000\n"
 					 "module ext4 ffffffffc0000000 10000\n";
 	cfg.max_open_files = o && o->max_open ? o->max_open : 64;
+	cfg.vmlinux = o ? o->vmlinux : NULL;
 	e = opd_engine_new(&cfg);
 	opd_engine_add_id(e, ID, 0);
 	return e;
@@ -108,6 +113,21 @@ static uint64_t count(const char *rel, uint64_t key)
 	return sum;
 }
 
+/* all counts of the sample file samples/<rel>; -1 if it does not open */
+static int64_t total(const char *rel)
+{
+	char path[PATH_MAX];
+	struct odb_file *f;
+	uint64_t sum;
+
+	snprintf(path, sizeof(path), "%s/%s", samples, rel);
+	if (odb_file_open(path, ODB_READ, NULL, &f))
+		return -1;
+	sum = odb_file_total(f);
+	odb_file_close(f);
+	return (int64_t)sum;
+}
+
 static const struct opd_header *header_of(const char *rel, struct opd_header *copy)
 {
 	char path[PATH_MAX];
@@ -119,6 +139,15 @@ static const struct opd_header *header_of(const char *rel, struct opd_header *co
 	*copy = *odb_file_header(f);
 	odb_file_close(f);
 	return copy;
+}
+
+/* the engine's lost samples as libdb counts them */
+static uint64_t lost_samples(const struct opd_engine *e)
+{
+	struct odb_stats st;
+
+	opd_stats_to_odb(opd_engine_stats(e), &st);
+	return odb_stats_lost_samples(&st);
 }
 
 #define PROG "{root}/bin/prog"
@@ -172,6 +201,169 @@ static void test_basic(void **state)
 	assert_int_equal(st->count[OPD_STAT_LOST_NO_APP_USER], 1);
 	assert_int_equal(st->count[OPD_STAT_LOST_BY_KERNEL], 17);
 	assert_int_equal(opd_engine_nr_files(e), 4);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/*
+ * operf --vmlinux: core kernel samples are keyed as offsets from the
+ * running kernel's _text (which reports add to the vmlinux file's _text),
+ * modules as before, and kernel samples in neither the text range nor a
+ * module are lost_kernel.  Without the text range (kallsyms hidden) the
+ * vmlinux cannot be used: raw addresses under no-vmlinux, nothing lost.
+ */
+static void test_vmlinux(void **state)
+{
+	static const uint64_t ips[] = {
+		0xffffffff81000100ull,	/* _text + 0x100 */
+		0xffffffff81000100ull,
+		0xffffffff81000000ull,	/* _text itself */
+		0xffffffff81ffffffull,	/* the last byte before _etext */
+		0xffffffffc0000010ull,	/* ext4 + 0x10 */
+		0xffffffff82000000ull,	/* _etext: outside */
+		0xffffffff80ffffffull,	/* below _text */
+		0xffffffffc0010000ull,	/* just past ext4 */
+	};
+	const char *vml = PROG "/{dep}/{root}/boot/vmlinux-test/" SPEC;
+	const char *raw = PROG "/{dep}/{kern}/no-vmlinux/" SPEC;
+	struct opts o = { .vmlinux = "/boot/vmlinux-test" };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	const struct opd_stats *st;
+	struct opd_engine *e;
+	struct opd_header h;
+	size_t i;
+
+	(void)state;
+	e = engine("vmlinux", &o);
+	prog_setup(&sb, 100, 1 * MS);
+	for (i = 0; i < sizeof(ips) / sizeof(ips[0]); i++)
+		rec_sample(&sb, ID, 100, 100, 0, KS, ips[i], 2 * MS + i, NULL, 0);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(vml, 0x100), 2);
+	assert_int_equal(count(vml, 0), 1);
+	assert_int_equal(count(vml, 0xffffff), 1);
+	assert_int_equal(total(vml), 4);
+	assert_non_null(header_of(vml, &h));
+	assert_int_equal(h.is_kernel, 1);
+	assert_int_equal(count(PROG "/{dep}/{kern}/ext4/" SPEC, 0x10), 1);
+	assert_int_equal(total(PROG "/{dep}/{kern}/ext4/" SPEC), 1);
+	assert_int_equal(total(raw), -1);
+	st = opd_engine_stats(e);
+	assert_int_equal(st->count[OPD_STAT_LOST_KERNEL], 3);
+	assert_int_equal(st->count[OPD_STAT_STORED], 5);
+	assert_int_equal(lost_samples(e), 3);
+	opd_engine_free(e);
+
+	/* no text range: the vmlinux is not used */
+	o.layout = "module ext4 ffffffffc0000000 10000\n";
+	e = engine("vmlinux-hidden", &o);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(total(vml), -1);
+	assert_int_equal(count(raw, 0xffffffff81000100ull), 2);
+	assert_int_equal(count(raw, 0xffffffff82000000ull), 1);
+	assert_int_equal(total(raw), 7);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_KERNEL], 0);
+	opd_engine_free(e);
+
+	/* no vmlinux: every kernel address outside the modules is kept, raw */
+	e = engine("no-vmlinux", NULL);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count(raw, 0xffffffff80ffffffull), 1);
+	assert_int_equal(total(raw), 7);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_LOST_KERNEL], 0);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/* the text of samples/<rel>, or NULL when it does not exist */
+static char *file_text(const char *rel)
+{
+	char path[PATH_MAX], *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", samples, rel);
+	return op_read_file(path, 4096, &text, &len) ? NULL : text;
+}
+
+static void assert_stat_file(const char *name, const char *want)
+{
+	char rel[128], *got;
+
+	snprintf(rel, sizeof(rel), "stats/%s", name);
+	got = file_text(rel);
+	if (!want && got)
+		fail_msg("'%s' holds '%s', should not exist", rel, got);
+	if (want && (!got || strcmp(got, want)))
+		fail_msg("'%s' holds '%s', want '%s'", rel, got ? got : "(none)", want);
+	free(got);
+}
+
+/*
+ * Lost samples of each cause the engine sees, and a lost arc, written to
+ * stats/ by the daemon (OProfile 1.4's file names, one per non-zero
+ * counter, total_samples with them), and read back through libdb as
+ * lost samples and lost arcs.
+ */
+static void test_stats_written(void **state)
+{
+	/* an arc from prog to libc, and one whose caller has no mapping */
+	const uint64_t chain[] = { (uint64_t)PERF_CONTEXT_USER, 0x7f0000000040ull,
+				   0x400150, 0x500000 };
+	/* with call graphs every sample has a chain: this one has no frames */
+	const uint64_t none[] = { (uint64_t)PERF_CONTEXT_USER };
+	struct opts o = { .callgraph = true };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_session session = { 0 };
+	struct opd_engine *e = engine("stats", &o);
+	const bool throttled[] = { true };
+	struct odb_stats st;
+	uint64_t taken;
+	int i;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	for (i = 0; i < 3; i++)
+		rec_sample(&sb, ID, 100, 100, 0, US, 0x400100, 2 * MS + i, none, 1);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7f0000000040ull, 3 * MS, chain, 4);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x500000, 4 * MS, none, 1);	/* unmapped */
+	rec_sample(&sb, ID, 999, 999, 0, US, 0x400100, 4 * MS + 1, none, 1);	/* unknown */
+	rec_sample(&sb, ID, 100, 100, 0, PERF_RECORD_MISC_HYPERVISOR, 0x10, 4 * MS + 2,
+		   none, 1);
+	rec_sample(&sb, ID, 100, 100, 0, PERF_RECORD_MISC_GUEST_KERNEL, 0x10, 4 * MS + 3,
+		   none, 1);
+	rec_sample(&sb, ID + 1, 100, 100, 0, US, 0x400100, 4 * MS + 4, none, 1); /* no event */
+	rec_lost(&sb, ID, 17, 5 * MS);
+	rec_throttle(&sb, ID, 5 * MS + 1);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+
+	session.current = samples;
+	assert_int_equal(opd_session_write_stats(&session, opd_engine_stats(e), events, 1,
+						 throttled), 0);
+	assert_stat_file("total_samples", "4");
+	assert_stat_file("lost_no_mapping", "1");
+	assert_stat_file("lost_no_app_for_user_sample", "1");
+	assert_stat_file("lost_invalid_hypervisor_addr", "1");
+	assert_stat_file("lost_invalid_domain", "1");
+	assert_stat_file("lost_bad_records", "1");
+	assert_stat_file("lost_records_by_kernel", "17");
+	assert_stat_file("lost_bt_no_mapping", "1");
+	assert_stat_file("lost_kernel", NULL);
+	assert_stat_file("lost_samplefile", NULL);
+	assert_stat_file("throttled/cpu-clock", "");
+
+	assert_int_equal(odb_stats_read(samples, &st), 0);
+	assert_int_equal(odb_stats_lost_samples(&st), 22);
+	assert_int_equal(odb_stats_lost_arcs(&st), 1);
+	assert_true(odb_stats_taken(&st, &taken));
+	assert_int_equal(taken, 26);
+	/* every sample taken is in a sample file or counted as lost */
+	assert_int_equal(st.count[ODB_STAT_TOTAL_SAMPLES],
+			 total(PROG "/{dep}/" PROG "/" SPEC) + total(PROG "/{dep}/" LIBC "/" SPEC));
+	odb_stats_release(&st);
 	opd_engine_free(e);
 	op_strbuf_release(&sb);
 }
@@ -289,7 +481,8 @@ static void test_exec_window_unmapped(void **state)
 	assert_int_equal(opd_engine_finish(e), 0);
 	assert_int_equal(count(kern, 0xffffffff81000300ull), 1);
 	assert_int_equal(count(kern, 0xffffffff81000400ull), many);
-	assert_int_equal(opd_stats_lost(opd_engine_stats(e)), 0);
+	assert_int_equal(lost_samples(e), 0);
+	assert_int_equal(opd_engine_stats(e)->count[OPD_STAT_STORED], 1 + many);
 	opd_engine_free(e);
 	op_strbuf_release(&sb);
 }
@@ -536,6 +729,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_vmlinux),
+		cmocka_unit_test(test_stats_written),
 		cmocka_unit_test(test_fork_read_late),
 		cmocka_unit_test(test_exec_in_child),
 		cmocka_unit_test(test_exec_window),

@@ -3,13 +3,15 @@
  * Corrupt sample files: a valid file cut at every length, and single-field
  * damage to the header, descriptor, buckets and chains.  Each gives its own
  * error from odb_file_open(), for readers and writers alike; none crashes
- * or hangs.
+ * or hangs.  odb_header_read() gives the same errors for the header,
+ * descriptor and size, and the header where only the table is damaged.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +70,35 @@ static uint32_t get32(const unsigned char *buf, size_t off)
 	return v;
 }
 
+/* errors odb_file_open() finds beyond the header, descriptor and size */
+static bool beyond_header(int err)
+{
+	return err == ODB_ERR_BAD_USED_COUNT || err == ODB_ERR_BAD_BUCKET ||
+	       err == ODB_ERR_BAD_NEXT || err == ODB_ERR_CHAIN_LOOP;
+}
+
+/*
+ * odb_header_read() of the file odb_file_open() gave open_err for: the
+ * same error, or the header bytes where only the table is bad
+ */
+static void check_header_read(const unsigned char *data, size_t len, int open_err)
+{
+	struct opd_header h;
+	int ret;
+
+	memset(&h, 0xa5, sizeof(h));
+	ret = odb_header_read(bad_path, &h);
+	if (beyond_header(open_err) || !open_err) {
+		if (ret)
+			fail_msg("%zu bytes, open gave %d: header read gave %d (%s)",
+				 len, open_err, ret, odb_strerror(ret));
+		assert_memory_equal(&h, data, sizeof(h));
+	} else if (ret != open_err) {
+		fail_msg("%zu bytes: header read gave %d (%s), open %d (%s)", len,
+			 ret, odb_strerror(ret), open_err, odb_strerror(open_err));
+	}
+}
+
 static int open_bytes(const unsigned char *data, size_t len, enum odb_mode mode)
 {
 	struct odb_file *f;
@@ -81,7 +112,33 @@ static int open_bytes(const unsigned char *data, size_t len, enum odb_mode mode)
 		odb_file_total(f);
 		odb_file_close(f);
 	}
+	if (mode == ODB_READ)
+		check_header_read(data, len, ret);
 	return ret;
+}
+
+/* what is not a sample file at all: the same errors as odb_file_open() */
+static void test_header_read_kinds(void **state)
+{
+	char path[PATH_MAX];
+	struct opd_header h;
+	struct odb_file *f;
+
+	(void)state;
+	op_testdir_file(&dir, "nothing", path, sizeof(path));
+	assert_int_equal(odb_header_read(path, &h), -ENOENT);
+	op_testdir_file(&dir, "subdir", path, sizeof(path));
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(odb_header_read(path, &h), ODB_ERR_NOT_REGULAR);
+	/* a FIFO must not block the reader */
+	op_testdir_file(&dir, "fifo", path, sizeof(path));
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(odb_header_read(path, &h), ODB_ERR_NOT_REGULAR);
+	/* the good file: its header, as odb_file_open() gives it */
+	assert_int_equal(odb_header_read(good_path, &h), 0);
+	assert_int_equal(odb_file_open(good_path, ODB_READ, NULL, &f), 0);
+	assert_memory_equal(&h, odb_file_header(f), sizeof(h));
+	odb_file_close(f);
 }
 
 static void test_good_opens(void **state)
@@ -264,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_chains),
 		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_header_read_kinds),
 		cmocka_unit_test(test_messages),
 	};
 

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "libdb/odb_name.h"
+#include "libdb/odb_session_info.h"
+#include "libdb/odb_stats.h"
 #include "libpp/profile/pp_spec.h"
 #include "libutil/op_error.h"
 
@@ -90,36 +92,25 @@ void pp_file_list_release(struct pp_file_list *list);
 char *pp_session_explain(const struct pp_session_dir *sd,
 			 const struct pp_spec *spec);
 
-/* an "event" line of session.info: one event operf opened */
-struct pp_session_event {
-	char *name;		/* as in the sample file names */
-	bool software;		/* a clock event ("software"), else "hardware" */
-	uint64_t period;	/* events (or ns) per sample */
-	uint32_t cpu_type;	/* OProfile op_cpu number */
-	uint32_t code;		/* OProfile event code */
-	uint32_t unit_mask;
-	char *desc;		/* one-line description, may be empty */
-};
-
-/* what operf recorded about a run (samples/NAME/session.info, stats/) */
+/*
+ * What operf recorded about a run, read through libdb, which owns the
+ * files: samples/NAME/session.info, stats/ and the kernel copies.
+ */
 struct pp_session_info {
-	bool fallback;		/* the default event fell back to cpu-clock */
-	char *fallback_reason;
-	bool kernel_excluded;	/* perf_event_paranoid kept kernel samples out */
-	uint64_t total_samples;	/* stats/total_samples, 0 if absent */
-	uint64_t lost;		/* sum of stats/lost_* (saturating) */
-	char **throttled;	/* events in stats/throttled/, sorted */
-	size_t nr_throttled;
+	struct odb_session_info run;	/* session.info; empty when absent */
+	struct odb_stats stats;		/* stats/; zero when absent */
 	char *kallsyms;		/* path of kernel/kallsyms when present */
 	char *modules;		/* path of kernel/modules when present */
-	char *vmlinux;		/* operf --vmlinux, when recorded */
-	struct pp_session_event *events;	/* in session.info order */
-	size_t nr_events;
 };
 
-/* read what exists; missing files give empty fields, never an error */
+/*
+ * Read what exists of session name; missing or unreadable files give
+ * empty fields, never an error (dies when out of memory).  The caller
+ * releases info with pp_session_info_release().
+ */
 void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
 			  struct pp_session_info *info);
+/* free what info owns and clear it; NULL is fine, so is twice */
 void pp_session_info_release(struct pp_session_info *info);
 
 #endif

@@ -7,14 +7,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "events/opev.h"
+#include "libdb/odb.h"
 #include "libpp/profile/pp_profile.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
@@ -57,24 +56,6 @@ int pp_merge_parse(const char *list, unsigned *merge, struct op_err *err)
 }
 
 /* read the header of a sample file; 0 or an odb error */
-static int read_header(const char *path, struct opd_header *h)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, h, sizeof(*h), 0);
-	close(fd);
-	if (n != (ssize_t)sizeof(*h))
-		return ODB_ERR_TRUNCATED;
-	if (memcmp(h->magic, OPD_MAGIC, sizeof(h->magic)))
-		return ODB_ERR_BAD_MAGIC;
-	if (h->version != OPD_VERSION)
-		return ODB_ERR_BAD_VERSION;
-	return 0;
-}
-
 static struct pp_template template_of(const struct odb_name *n, unsigned merge)
 {
 	struct pp_template t = {
@@ -486,7 +467,7 @@ static int read_class_headers(struct pp_profile *p, const struct pp_file_list *l
 
 		if (done[c])
 			continue;
-		r = read_header(list->files[i].path, &p->classes[c].header);
+		r = odb_header_read(list->files[i].path, &p->classes[c].header);
 		if (r) {
 			if (!why[c])
 				why[c] = r;
@@ -597,7 +578,7 @@ int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 		for (k = 0; !path && k < p->nr_cg; k++)
 			if (p->cg[k].caller == i)
 				path = p->cg[k].files[0]->path;
-		if (path && !read_header(path, &h)) {
+		if (path && !odb_header_read(path, &h)) {
 			im->is_kernel = h.is_kernel != 0;
 			im->mtime = h.mtime;
 		} else {

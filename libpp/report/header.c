@@ -32,11 +32,11 @@ static const char *recorded_desc(const struct pp_session_info *info,
 {
 	size_t i;
 
-	for (i = 0; info && i < info->nr_events; i++) {
-		const char *d = info->events[i].desc;
+	for (i = 0; info && i < info->run.nr_events; i++) {
+		const char *d = info->run.events[i].desc;
 		size_t len = strlen(event);
 
-		if (strcmp(info->events[i].name, event) || !d || !*d)
+		if (strcmp(info->run.events[i].name, event) || !d || !*d)
 			continue;
 		/* operf writes "NAME: description" */
 		if (!strncmp(d, event, len) && d[len] == ':' && d[len + 1] == ' ')
@@ -126,11 +126,11 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 	cpu_line(out, &p->classes[0].header);
 	if (p->axis != PP_AXIS_EVENT || p->nr_classes == 1)
 		event_line(out, p, 0, info);
-	if (info && info->fallback)
+	if (info && info->run.fallback)
 		fprintf(out, "Note: operf sampled with a software clock because %s\n",
-			info->fallback_reason ? info->fallback_reason :
+			info->run.fallback_reason ? info->run.fallback_reason :
 			"the default hardware event could not count");
-	if (info && info->kernel_excluded)
+	if (info && info->run.kernel_excluded)
 		fputs("Note: kernel samples were not recorded "
 		      "(/proc/sys/kernel/perf_event_paranoid)\n", out);
 	for (i = 0; i < p->nr_classes; i++) {

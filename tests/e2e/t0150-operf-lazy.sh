@@ -18,10 +18,26 @@ one=$(attr_sum split.attr symbol 2="$split" 3="$split" 4=split_one)
 check 'split_three is the hottest symbol of split' \
 	test "$(attr_first split.attr symbol 4 3="$split")" = split_three
 check 'split_three has 75% +- 5 of the two functions' near "$three" "$one" 75 5
+# the raw stream exists while operf profiles and is gone once converted:
+# the command waits for a file before it runs split
+operf -l -d gate sh -c 'while test ! -e go; do sleep 0.05; done; exec "$0"' "$split" \
+	>gate.out 2>gate.err &
+gate=$!
+kill_at_exit $gate
+check 'operf -l has samples/operf.data while it profiles' \
+	wait_until 30 test -f gate/samples/operf.data
+: >go
+reap_within 60 $gate
+check '... exits 0 once the command ran' test "$status" = 0
 check 'the raw operf.data is removed after conversion' \
-	test ! -e split/samples/operf.data
-check 'OPERF_KEEP_DATA=1 operf -l keeps it' \
-	env OPERF_KEEP_DATA=1 operf -l -d keep "$WORKLOADS/forkstorm" 20 >keep.out 2>keep.err
+	test ! -e gate/samples/operf.data
+check '... which was converted: split_three has samples' \
+	sh -c 'python3 "$0" gate >gate.attr && grep -q "	split_three	" gate.attr' "$ATTRIBUTE"
+# (inside a function: a redirection after check would take its "ok" line)
+keep_data() {
+	OPERF_KEEP_DATA=1 operf -l -d keep "$WORKLOADS/forkstorm" 20 >keep.out 2>keep.err
+}
+check 'OPERF_KEEP_DATA=1 operf -l keeps it' keep_data
 check '... as a file with data' test -s keep/samples/operf.data
 
 check 'operf -l -t ./forker exits 0' profile fork -l -t -d fork "$forker"

@@ -135,14 +135,61 @@ operf: error: cannot create '$here/s2/samples': Not a directory
 hint: choose another directory with --session-dir
 EOF2
 with_perf '... before the command ran' test ! -e marker
-if test "$(id -u)" = 0; then
-	skip 'a read-only parent directory: exit 1' 'root writes into read-only directories'
-	skip '... before the command ran' 'root writes into read-only directories'
+
+# A read-only directory stops nobody who is root (as CI runs the suite):
+# root runs that case as the user nobody (setpriv, else runuser), in a
+# directory nobody owns; anyone else runs it as themselves.
+as_user=
+no_user=
+if test "$(id -u)" != 0; then
+	as_user=env
+elif ! id nobody >/dev/null 2>&1; then
+	no_user='running as root, and there is no user nobody to run as'
+elif command -v setpriv >/dev/null 2>&1; then
+	as_user="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups"
+elif command -v runuser >/dev/null 2>&1; then
+	as_user="runuser -u nobody --"
 else
-	mkdir ro && chmod 555 ro
+	no_user='running as root, without setpriv or runuser to become nobody'
+fi
+user_dir=$T/user
+mkdir "$user_dir" "$user_dir/ro" "$user_dir/rs" "$user_dir/rs/samples" || exit 99
+if test "$(id -u)" = 0 && test -z "$no_user"; then
+	# nobody must reach its directory inside ours
+	chmod 711 "$T" && chown -R nobody "$user_dir" || exit 99
+fi
+chmod 555 "$user_dir/ro" "$user_dir/rs/samples"
+# as_other NAME ARGS...: operf ARGS as that user in $user_dir, exits 1
+as_other() {
+	a_name=$1; shift
+	(cd "$user_dir" && $as_user operf "$@") >"$a_name.out" 2>"$a_name.err"
+	a_rc=$?
+	test $a_rc = 1 || { say "exit status $a_rc, expected 1"; sed 's/^/# /' "$a_name.err"; return 1; }
+}
+if test -n "$no_user"; then
+	for what in 'the other user may write its directory (control)' \
+		    'a read-only parent directory: exit 1' '... with the reason' \
+		    '... before the command ran' 'a read-only samples/: exit 1' \
+		    '... with the reason' '... before the command ran'; do
+		skip "$what" "$no_user"
+	done
+else
+	with_perf 'the other user may write its directory (control)' \
+		sh -c "cd '$user_dir' && $as_user touch control"
 	with_perf 'a read-only parent directory: exit 1' \
-		fails_with 1 ro -e cpu-clock -d ro/sess touch marker
-	with_perf '... before the command ran' test ! -e marker
+		as_other ro -e cpu-clock -d ro/sess touch marker
+	with_perf '... with the reason' golden ro <<EOF2
+operf: error: cannot create session directory '$user_dir/ro/sess': Permission denied
+hint: choose another directory with --session-dir
+EOF2
+	with_perf '... before the command ran' test ! -e "$user_dir/marker"
+	with_perf 'a read-only samples/: exit 1' \
+		as_other rs -e cpu-clock -d rs touch marker
+	with_perf '... with the reason' golden rs <<EOF2
+operf: error: cannot write to '$user_dir/rs/samples': Permission denied
+hint: choose another directory with --session-dir
+EOF2
+	with_perf '... before the command ran' test ! -e "$user_dir/marker"
 fi
 
 with_perf 'no such process for --pid: exit 1' fails_with 1 nopid -e cpu-clock -d nopid --pid 2147483647

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A session directory's files beside the sample files.  The layout:
+ *
+ *	SESSION/abi				the writer's sample-file layout
+ *	SESSION/samples/operf.log		statistics, appended each run
+ *	SESSION/samples/current/		the sample files of the last run
+ *	SESSION/samples/current/stats/		what it lost (odb_stats.h)
+ *	SESSION/samples/current/session.info	what it was (odb_session_info.h)
+ *	SESSION/samples/current/kernel/kallsyms	/proc/kallsyms and
+ *	SESSION/samples/current/kernel/modules	/proc/modules at its start
+ *	SESSION/samples/previous/		the run before
+ *
+ * OProfile 1.4's readers take only files below current/{root} and
+ * current/{kern} as sample files, so the extra files are safe.  The
+ * kernel copies are the kernel's text, stored verbatim, so that reports
+ * made after a reboot still resolve kernel addresses; libpp reads them.
+ *
+ * Nothing here prints or exits; allocation failures are -ENOMEM.
+ */
+#ifndef ODB_SESSION_H
+#define ODB_SESSION_H
+
+#include <stddef.h>
+
+/*
+ * Write SESSION/abi for this build: "NAME VALUE" lines with the sizes and
+ * offsets of the sample-file structures and the byte order, the keys
+ * OProfile 1.4's opimport reads.  Written whole through a temporary file.
+ * Returns 0 or a negative errno.
+ */
+int odb_session_write_abi(const char *session_dir);
+
+enum odb_kernel_copy {
+	ODB_KERNEL_KALLSYMS,	/* kernel/kallsyms */
+	ODB_KERNEL_MODULES,	/* kernel/modules */
+};
+
+/*
+ * Store the kernel's kallsyms text (kallsyms_len bytes) and modules text
+ * (modules_len bytes) under dir/kernel/ (dir: the samples directory);
+ * either may be NULL and is then not written.  Returns 0 or a negative
+ * errno.
+ */
+int odb_session_store_kernel(const char *dir, const char *kallsyms,
+			     size_t kallsyms_len, const char *modules,
+			     size_t modules_len);
+
+/*
+ * The path of a kernel copy under dir when it is a regular file, for the
+ * caller to free; NULL with *err -ENOENT when there is none, or -ENOMEM.
+ */
+char *odb_session_kernel_copy(const char *dir, enum odb_kernel_copy which,
+			      int *err);
+
+#endif

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Lost samples end to end: a run whose main sample file cannot be written
+# (a directory stands where --append would add to it) loses those samples.
+# operf counts them in stats/ under OProfile 1.4's names with
+# total_samples, says how many of the samples taken it lost, and opreport
+# warns with the same figures (lost samples of the samples taken).
+. "$top_srcdir/tests/lib.sh"
+need_perf
+
+split=$WORKLOADS/split
+stats=sess/samples/current/stats
+
+check 'operf ./split exits 0' profile run1 -d sess "$split"
+# the file of split's own samples, in split, which most samples go to
+file=$(find sess/samples/current -type f -path "*/{dep}/{root}$split/*" | head -n 1)
+check 'split has a sample file of its own' test -n "$file"
+check '... with samples in it' attribute sess attr1
+check 'the first run wrote stats/' test -d $stats
+
+# a directory where the sample file was: it cannot be opened again (and
+# no counter of the first run is left to add to the second's)
+rm -f "$file" && mkdir "$file" && rm -rf $stats || exit 99
+check 'operf --append ./split exits 0' profile run2 --append -d sess "$split"
+check 'operf says which sample file it could not write' \
+	grep -q "^operf: warning: samples were lost writing sample file '.*{dep}/{root}$split/" run2.err
+
+# the figures libdb defines: lost samples (every lost_* file but
+# lost_bt_no_mapping, which counts arcs) of the samples taken
+# (total_samples, the samples written, plus the lost ones)
+lost=0
+for f in $stats/lost_*; do
+	test -f "$f" && test "$f" != $stats/lost_bt_no_mapping && lost=$((lost + $(cat "$f")))
+done
+total=$(cat $stats/total_samples 2>/dev/null)
+taken=$((${total:-0} + lost))
+say "lost $lost, total_samples ${total:-none}, taken $taken"
+check 'stats/lost_samplefile counts the samples lost' \
+	sh -c "test -f $stats/lost_samplefile && test \$(cat $stats/lost_samplefile) -ge 50"
+check 'stats/total_samples is written with it' test -n "$total"
+# the files now hold run 1's samples less those of the removed file, plus
+# the samples run 2 wrote
+rel=${file#sess/samples/current/}
+in_file=$(awk -F '\t' -v f="$rel" '$1 == "file" && $2 == f { print $3 }' attr1)
+check 'attribute.py reads every sample file after run 2' attribute sess attr2
+t1=$(attr_sum attr1 total)
+t2=$(attr_sum attr2 total)
+say "run 1: $t1 samples, $in_file of them in the removed file; now $t2"
+check 'total_samples is what run 2 wrote into the sample files' \
+	test "$((t2 - (t1 - in_file)))" = "${total:-none}"
+pct=$(awk -v l="$lost" -v t="$taken" 'BEGIN { printf "%.2f", t ? 100 * l / t : 100 }')
+check "operf: $lost of $taken samples lost" \
+	grep -q "^operf: warning: $lost of $taken samples lost ($pct%)" run2.err
+check 'opreport exits 0 on the session' opr rep --session-dir=sess
+check "opreport: the same $lost of $taken samples ($pct%) were lost" \
+	grep -qx "opreport: warning: $lost of $taken samples ($pct%) were lost while profiling; see .*/sess/samples/operf.log" rep.err
+check 'no lost arcs without --callgraph' sh -c "! grep -q 'call-graph arcs' rep.err run2.err"
+done_testing
