@@ -9,57 +9,29 @@
 #include <string.h>
 
 #include "daemon/opd_kernel.h"
+#include "libdb/odb_kallsyms.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
-
-/* the address of symbol name in kallsyms text ("ADDR T name\n"), or 0 */
-static uint64_t find_symbol(const char *text, const char *name)
-{
-	size_t nlen = strlen(name);
-	const char *p = text;
-
-	while ((p = strstr(p, name))) {
-		const char *line = p;
-
-		/* a whole name, preceded by " T " or " t " */
-		if (p - text >= 3 && p[-1] == ' ' && p[-3] == ' ' &&
-		    (p[nlen] == '\n' || p[nlen] == '\0' || p[nlen] == '\t')) {
-			while (line > text && line[-1] != '\n')
-				line--;
-			return strtoull(line, NULL, 16);
-		}
-		p += nlen;
-	}
-	return 0;
-}
 
 int opd_kernel_layout(struct op_strbuf *sb, const char *kallsyms,
 		      const char *modules)
 {
 	const char *p = modules;
+	struct odb_kmodule m;
 
 	if (kallsyms) {
-		uint64_t start = find_symbol(kallsyms, "_text");
-		uint64_t end = find_symbol(kallsyms, "_etext");
+		uint64_t start = odb_kallsyms_find(kallsyms, "_text");
+		uint64_t end = odb_kallsyms_find(kallsyms, "_etext");
 
 		if (!start)
-			start = find_symbol(kallsyms, "_stext");
+			start = odb_kallsyms_find(kallsyms, "_stext");
 		if (start && end > start)
 			op_strbuf_addf(sb, "text %" PRIx64 " %" PRIx64 "\n", start, end);
 	}
-	/* /proc/modules: "name size refcount deps state address ..." */
-	while (p && *p) {
-		char name[64], deps[512], state[32];
-		unsigned long long size, addr;
-		int refs;
-
-		if (sscanf(p, "%63s %llu %d %511s %31s %llx", name, &size, &refs,
-			   deps, state, &addr) == 6 && addr && size)
-			op_strbuf_addf(sb, "module %s %llx %llx\n", name, addr, size);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
+	while (p && (p = odb_modules_next(p, &m)))
+		if (m.valid && m.addr && m.size)
+			op_strbuf_addf(sb, "module %.*s %" PRIx64 " %" PRIx64 "\n",
+				       (int)m.name_len, m.name, m.addr, m.size);
 	return op_strbuf_failed(sb) ? -ENOMEM : 0;
 }
 
