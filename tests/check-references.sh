@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Every reference in the tree names something in the tree (doc/HACKING,
-# "References"): nothing points at formats.md (the formats are described
+# Every reference in the tree names something in the tree (the rule at
+# the top of doc/HACKING): nothing points at formats.md (the formats are described
 # by oprofile-ng-formats(5) and oprofile-ng-session(5)); every doc/ path
 # and every man page of ours that code, scripts and docs name exists; no
 # message or man page sends the user to a tool we do not have; and every
