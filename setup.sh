@@ -23,7 +23,7 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
 PACKAGES="build-essential autoconf automake libtool pkg-config git
 	libelf-dev libdw-dev elfutils libpopt-dev libpfm4-dev binutils-dev
-	libiberty-dev libcmocka-dev python3 libc6-dbg valgrind"
+	libiberty-dev libcmocka-dev python3 libc6-dbg valgrind libxml2-utils"
 
 install_packages() {
 	missing=
