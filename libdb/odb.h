@@ -230,4 +230,59 @@ int odb_file_close(struct odb_file *file);
 /* A zeroed header with magic and version set. */
 void opd_header_init(struct opd_header *hdr);
 
+/*
+ * Reading many sample files one after another (a report reads thousands):
+ * each file is opened, checked exactly as odb_file_open(ODB_READ) checks
+ * it, with the same errors, and copied with pread() into a buffer the
+ * reader keeps, so no mapping is made and unmade per file.  A file too big
+ * to copy cheaply, or one whose chains reach past the used nodes (a writer
+ * adding to it as it was read), is mapped through odb_file_open() instead.
+ *
+ *	struct odb_reader r = ODB_READER_INIT;
+ *	struct odb_snapshot s;
+ *	while (...)
+ *		if (!odb_reader_read(&r, dirfd, name, &s))
+ *			use s.nodes[0 .. s.nr - 1];
+ *	odb_reader_release(&r);
+ */
+struct odb_reader {
+	unsigned char *buf;		/* the last file copied */
+	size_t buf_size;		/* bytes allocated */
+	odb_index_t *stamp;		/* chain-walk scratch */
+	size_t nr_stamp;		/* entries allocated */
+	struct odb_file *mapped;	/* the last file mapped, or NULL */
+};
+
+#define ODB_READER_INIT { NULL, 0, NULL, 0, NULL }
+
+/* files above this size are mapped, not copied */
+#define ODB_READER_COPY_MAX (8u << 20)
+
+/* one file as the reader read it */
+struct odb_snapshot {
+	const struct opd_header *hdr;	/* its header */
+	const struct odb_node *nodes;	/* the used nodes (file nodes 1 ..) */
+	size_t nr;			/* how many; sum the values of equal keys */
+};
+
+/*
+ * Read the sample file path, relative to the directory dirfd (AT_FDCWD:
+ * the current directory; an absolute path ignores dirfd).  On success
+ * *snap points into the reader, valid until its next read or release.
+ * Returns 0, a negative errno or an odb_error (as odb_file_open()).
+ */
+int odb_reader_read(struct odb_reader *r, int dirfd, const char *path,
+		    struct odb_snapshot *snap);
+
+/* free the reader's buffers and close its mapping; r stays reusable */
+void odb_reader_release(struct odb_reader *r);
+
+/*
+ * Read only the header of the sample file path (relative to dirfd, as
+ * above) into *hdr.  Returns 0, a negative errno, ODB_ERR_TRUNCATED (too
+ * short for a header), ODB_ERR_BAD_MAGIC or ODB_ERR_BAD_VERSION; the rest
+ * of the file is not checked.
+ */
+int odb_header_read(int dirfd, const char *path, struct opd_header *hdr);
+
 #endif

@@ -153,23 +153,24 @@ static int create_file(struct odb_file *file, const char *path,
  * Walk every chain once.  stamp[i] records which bucket's walk reached node
  * i first: meeting our own stamp again is a loop, meeting another bucket's
  * means the rest was checked already.  An index at or past the snapshot
- * may be a node a live writer published since; it is fine if it is below
- * the current_size we see now (acquire: its fields are then complete).
+ * may be a node a live writer published since; in a mapping it is fine if
+ * it is below the current_size we see now (acquire: its fields are then
+ * complete).  A copy cannot look again: it says -EAGAIN (odb_int.h).
  */
-static int check_chains(const struct odb_file *file, odb_index_t nr_used)
+static int walk_chains(const struct odb_file *file, odb_index_t nr_used,
+		       odb_index_t *stamp, bool copy)
 {
-	odb_index_t *stamp, b, live = nr_used;
+	odb_index_t b, live = nr_used;
 	int ret = 0;
 
-	stamp = op_calloc(file->size, sizeof(*stamp));
-	if (!stamp)
-		return -ENOMEM;
 	for (b = 0; b < file->size && !ret; b++) {
 		odb_index_t i = op_load_relaxed(&file->hash[b]);
 		int bad = ODB_ERR_BAD_BUCKET;
 
 		while (i) {
 			if (i >= live) {
+				if (copy)
+					return -EAGAIN;
 				/* pairs with the writer's release of current_size */
 				live = op_load_acquire(&file->descr->current_size);
 				if (i >= live || live > file->size) {
@@ -188,12 +189,29 @@ static int check_chains(const struct odb_file *file, odb_index_t nr_used)
 			bad = ODB_ERR_BAD_NEXT;
 		}
 	}
-	free(stamp);
 	return ret;
 }
 
-/* check the mapped file; on success set file's pointers and snapshot */
-static int check_map(struct odb_file *file, unsigned char *map, size_t len)
+static int check_chains(const struct odb_file *file, odb_index_t nr_used,
+			odb_index_t *scratch, bool copy)
+{
+	odb_index_t *stamp = scratch;
+	int ret;
+
+	if (!stamp)
+		stamp = op_calloc(file->size, sizeof(*stamp));
+	else
+		memset(stamp, 0, file->size * sizeof(*stamp));
+	if (!stamp)
+		return -ENOMEM;
+	ret = walk_chains(file, nr_used, stamp, copy);
+	if (stamp != scratch)
+		free(stamp);
+	return ret;
+}
+
+int odb_check_map(struct odb_file *file, unsigned char *map, size_t len,
+		  odb_index_t *scratch, bool copy)
 {
 	const size_t fixed = sizeof(struct opd_header) + sizeof(struct odb_descr);
 	const struct opd_header *hdr = (const void *)map;
@@ -223,7 +241,7 @@ static int check_map(struct odb_file *file, unsigned char *map, size_t len)
 	if (used < 1 || used > size)
 		return ODB_ERR_BAD_USED_COUNT;
 	file->nr_used = used;
-	return check_chains(file, used);
+	return check_chains(file, used, scratch, copy);
 }
 
 static int map_and_check(struct odb_file *file)
@@ -246,7 +264,7 @@ static int map_and_check(struct odb_file *file)
 	map = mmap(NULL, (size_t)st.st_size, prot, MAP_SHARED, file->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
-	ret = check_map(file, map, (size_t)st.st_size);
+	ret = odb_check_map(file, map, (size_t)st.st_size, NULL, false);
 	if (ret) {
 		munmap(map, (size_t)st.st_size);
 		file->map = NULL;
@@ -270,6 +288,29 @@ static int open_existing(struct odb_file *file, const char *path,
 		return ret;
 	if (file->mode == ODB_WRITE && hdr)
 		odb_file_set_header(file, hdr);
+	return 0;
+}
+
+int odb_file_map_fd(int fd, struct odb_file **filep)
+{
+	struct odb_file *file;
+	int ret;
+
+	*filep = NULL;
+	file = op_calloc(1, sizeof(*file));
+	if (!file) {
+		close(fd);
+		return -ENOMEM;
+	}
+	file->fd = fd;
+	file->mode = ODB_READ;
+	ret = map_and_check(file);
+	if (ret) {
+		odb_file_unmap(file);
+		free(file);
+		return ret;
+	}
+	*filep = file;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,19 +69,48 @@ static uint32_t get32(const unsigned char *buf, size_t off)
 	return v;
 }
 
+/*
+ * odb_file_open() of the bytes; for a reader, odb_reader_read() must give
+ * the same answer (and the same nodes), and odb_header_read() its own.
+ */
 static int open_bytes(const unsigned char *data, size_t len, enum odb_mode mode)
 {
+	struct odb_reader r = ODB_READER_INIT;
+	struct odb_snapshot snap;
+	struct opd_header hdr;
 	struct odb_file *f;
-	int ret;
+	int ret, rret, hret;
 
 	if (odb_test_spew(bad_path, data, len))
 		return INT_MIN;
 	ret = odb_file_open(bad_path, mode, NULL, &f);
+	if (mode == ODB_READ) {
+		rret = odb_reader_read(&r, AT_FDCWD, bad_path, &snap);
+		if (rret != ret)
+			fail_msg("%zu bytes: odb_file_open %d (%s), odb_reader_read %d (%s)",
+				 len, ret, odb_strerror(ret), rret, odb_strerror(rret));
+		hret = odb_header_read(AT_FDCWD, bad_path, &hdr);
+		if (len < sizeof(hdr))
+			assert_int_equal(hret, ODB_ERR_TRUNCATED);
+		else if (ret == ODB_ERR_BAD_MAGIC || ret == ODB_ERR_BAD_VERSION)
+			assert_int_equal(hret, ret);
+		else
+			assert_int_equal(hret, 0);
+	}
 	if (!ret) {
-		/* a file that opens must iterate */
+		/* a file that opens must iterate, and the copy is the same */
+		size_t nr;
+		const struct odb_node *nodes = odb_file_nodes(f, &nr);
+
+		if (mode == ODB_READ) {
+			assert_int_equal(snap.nr, nr);
+			assert_memory_equal(snap.nodes, nodes, nr * sizeof(*nodes));
+			assert_memory_equal(snap.hdr, odb_file_header(f), sizeof(hdr));
+		}
 		odb_file_total(f);
 		odb_file_close(f);
 	}
+	odb_reader_release(&r);
 	return ret;
 }
 
@@ -240,6 +270,16 @@ static void test_not_regular(void **state)
 	(void)state;
 	assert_int_equal(odb_file_open("/dev/null", ODB_READ, NULL, &f), ODB_ERR_NOT_REGULAR);
 	assert_int_equal(odb_file_open(dir.path, ODB_READ, NULL, &f), ODB_ERR_NOT_REGULAR);
+	{
+		struct odb_reader r = ODB_READER_INIT;
+		struct odb_snapshot snap;
+
+		assert_int_equal(odb_reader_read(&r, AT_FDCWD, "/dev/null", &snap),
+				 ODB_ERR_NOT_REGULAR);
+		assert_int_equal(odb_reader_read(&r, AT_FDCWD, dir.path, &snap),
+				 ODB_ERR_NOT_REGULAR);
+		odb_reader_release(&r);
+	}
 }
 
 /* every error has its own message */
