@@ -246,7 +246,12 @@ void pp_profile_load(struct pp_profile *p, struct pp_notes *n)
 	size_t i;
 
 	f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
-	threaded = !pthread_create(&tid, NULL, prefetch_symtabs, &f);
+	/* a thread only when some table is still to be read */
+	for (i = 0; i < p->nr_images; i++)
+		if (p->images[i].nr_groups && !p->images[i].symtab)
+			break;
+	threaded = i < p->nr_images &&
+		   !pthread_create(&tid, NULL, prefetch_symtabs, &f);
 	for (i = 0; i < p->nr_groups; i++) {
 		struct op_err err;
 
