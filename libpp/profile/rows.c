@@ -219,17 +219,45 @@ static size_t lower_bound(const struct pp_group *g, uint64_t key)
 	return lo;
 }
 
+/*
+ * A row's keys, when one group of its image holds them all (one class,
+ * the usual case): that group's keys inside the symbol, without a merge.
+ */
+static void one_group_keys(const struct pp_group *g, const struct pp_row *row,
+			   uint64_t *counts,
+			   void (*fn)(void *data, uint64_t key, const uint64_t *counts),
+			   void *data)
+{
+	size_t k;
+
+	for (k = lower_bound(g, row->sym->start);
+	     k < g->nr_kc && g->kc[k].key < row->sym->end; k++) {
+		counts[g->cls] = g->kc[k].count;
+		fn(data, g->kc[k].key, counts);
+	}
+}
+
+/* room for this many groups and classes without allocating */
+#define FEW 16
+
 void pp_rows_for_each_key(struct pp_profile *p, const struct pp_rows *r,
 			  const struct pp_row *row,
 			  void (*fn)(void *data, uint64_t key, const uint64_t *counts),
 			  void *data)
 {
 	const struct pp_image *im = &p->images[row->image];
+	size_t few_pos[FEW];
+	const struct pp_group *few_gs[FEW];
+	uint64_t few_counts[FEW];
 	size_t nr = 0, k, c;
-	size_t *pos = op_xcalloc(im->nr_groups, sizeof(*pos));
-	const struct pp_group **gs = op_xcalloc(im->nr_groups, sizeof(*gs));
-	uint64_t *counts = op_xcalloc(r->nr_classes, sizeof(*counts));
+	size_t *pos = im->nr_groups <= FEW ? few_pos :
+		      op_xcalloc(im->nr_groups, sizeof(*pos));
+	const struct pp_group **gs = im->nr_groups <= FEW ? few_gs :
+				     op_xcalloc(im->nr_groups, sizeof(*gs));
+	uint64_t *counts = r->nr_classes <= FEW ? few_counts :
+			   op_xcalloc(r->nr_classes, sizeof(*counts));
 
+	memset(counts, 0, r->nr_classes * sizeof(*counts));
 	for (k = 0; k < im->nr_groups; k++) {
 		const struct pp_group *g = &p->groups[im->groups[k]];
 
@@ -237,6 +265,10 @@ void pp_rows_for_each_key(struct pp_profile *p, const struct pp_rows *r,
 			continue;
 		gs[nr] = g;
 		pos[nr++] = lower_bound(g, row->sym->start);
+	}
+	if (nr == 1) {
+		one_group_keys(gs[0], row, counts, fn, data);
+		goto out;
 	}
 	/* a merge over the groups' sorted keys inside the symbol */
 	for (;;) {
@@ -262,7 +294,11 @@ void pp_rows_for_each_key(struct pp_profile *p, const struct pp_rows *r,
 		}
 		fn(data, key, counts);
 	}
-	free(pos);
-	free(gs);
-	free(counts);
+out:
+	if (pos != few_pos)
+		free(pos);
+	if (gs != few_gs)
+		free(gs);
+	if (counts != few_counts)
+		free(counts);
 }

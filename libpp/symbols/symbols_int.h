@@ -86,13 +86,14 @@ void pp_cands_release(struct pp_cands *c);
 /*
  * Where the candidates of one table are read from, by the index a reader
  * gave them: a pp_cands array, or an ELF symbol table in place (no copy
- * of 100 000 entries).  get() sets *c, start included; prefetch() (may be
- * NULL) says that index will be read soon.
+ * of 100 000 entries).  get() sets *c, start included (it may keep state
+ * in data, such as the segment of the previous candidate); prefetch() (may
+ * be NULL) says that index will be read soon.
  */
 struct pp_cand_src {
-	void (*get)(const void *data, uint64_t idx, struct pp_sym_cand *c);
-	void (*prefetch)(const void *data, uint64_t idx);
-	const void *data;
+	void (*get)(void *data, uint64_t idx, struct pp_sym_cand *c);
+	void (*prefetch)(void *data, uint64_t idx);
+	void *data;
 };
 
 /*

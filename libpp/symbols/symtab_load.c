@@ -99,24 +99,24 @@ struct elf_src {
 	struct pp_elf_table tab;
 	const struct pp_elf *segs;	/* keys through its PT_LOADs, or */
 	uint64_t bias;			/* vma - bias */
+	const struct pp_elf_load *hint;	/* the last candidate's segment */
 };
 
 /* a key's value: the entry index, and the name's class above it */
 #define CLASS_SHIFT 56
 #define INDEX_MASK (((uint64_t)1 << CLASS_SHIFT) - 1)
 
-static void elf_get(const void *data, uint64_t value, struct pp_sym_cand *c)
+static void elf_get(void *data, uint64_t value, struct pp_sym_cand *c)
 {
-	const struct elf_src *es = data;
-	const struct pp_elf_load *hint = NULL;
+	struct elf_src *es = data;
 
 	/* listed entries are candidates inside the file: no check again */
 	pp_elf_table_get(&es->tab, value & INDEX_MASK, c);
 	c->name_class = (uint8_t)(value >> CLASS_SHIFT);
-	map_key(c, es->segs, es->bias, &hint);
+	map_key(c, es->segs, es->bias, &es->hint);
 }
 
-static void elf_prefetch(const void *data, uint64_t value)
+static void elf_prefetch(void *data, uint64_t value)
 {
 	const struct elf_src *es = data;
 

@@ -230,12 +230,12 @@ int pp_syms_from_keys(struct op_kv *keys, size_t nr, const struct pp_cand_src *s
 	return 0;
 }
 
-static void array_get(const void *data, uint64_t idx, struct pp_sym_cand *c)
+static void array_get(void *data, uint64_t idx, struct pp_sym_cand *c)
 {
 	*c = ((const struct pp_cands *)data)->v[idx];
 }
 
-static void array_prefetch(const void *data, uint64_t idx)
+static void array_prefetch(void *data, uint64_t idx)
 {
 	__builtin_prefetch(&((const struct pp_cands *)data)->v[idx]);
 }
