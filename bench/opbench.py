@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers of the opreport benchmarks (bench/opreport, bench/opreport-manyfiles):
 the build and OProfile's opreport from the command line, making sessions
-with tests/tools/mksamples.py, and timing commands: wall seconds and peak
-RSS of each, medians of several runs, the commands of a comparison run in
-turn so that they share the machine's conditions (a busy machine slows
-them alike)."""
+with tests/tools/mksamples.py, and timing commands: wall seconds (medians
+of several runs, the commands of a comparison taking turns so that they
+share the machine's conditions: a busy machine slows them alike) and peak
+RSS (one more run, through GNU time)."""
 import argparse
 import os
 import shutil
@@ -59,29 +59,62 @@ class Scratch:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def run(cmd, ok=(0,), stderr_to=None):
-    """(wall s, peak MB) of one run of cmd; exits unless its status is in ok"""
+    """wall seconds of one run of cmd; exits unless its status is in ok"""
     err = open(stderr_to, "w") if stderr_to else subprocess.DEVNULL
     t0 = time.perf_counter()
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-    _, status, usage = os.wait4(child.pid, 0)
+    _, status, _ = os.wait4(child.pid, 0)
     wall = time.perf_counter() - t0
     if stderr_to:
         err.close()
     code = os.waitstatus_to_exitcode(status)
     if code not in ok:
         sys.exit("%s: %s exited with %d" % (os.path.basename(sys.argv[0]), " ".join(cmd), code))
-    return wall, usage.ru_maxrss / 1024.0
+    return wall
+
+
+def timed_peak(cmd, ok=(0,)):
+    """(wall s, peak MB) of one run through GNU time, for long commands,
+    where what GNU time adds to the wall (a millisecond) does not count"""
+    t0 = time.perf_counter()
+    mb = peak(cmd, ok)
+    return time.perf_counter() - t0, mb
+
+
+def peak(cmd, ok=(0,)):
+    """peak RSS (MB) of one run of cmd.  A child forked from this Python
+    process would report at least the parent's RSS (Linux keeps the
+    high-water mark across exec), so GNU time, a small process, runs it;
+    without GNU time that floor (about 15 MB) is in the figure."""
+    if not os.access(GNU_TIME, os.X_OK):
+        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        return usage.ru_maxrss / 1024.0
+    fd, out = tempfile.mkstemp(prefix="opbench.")
+    os.close(fd)
+    try:
+        status = subprocess.run([GNU_TIME, "-f", "%x %M", "-o", out] + cmd,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+        with open(out) as f:
+            code, kb = f.read().split()[-2:]
+    finally:
+        os.unlink(out)
+    if int(code) not in ok:
+        sys.exit("%s: %s exited with %s" % (os.path.basename(sys.argv[0]), " ".join(cmd), code))
+    return int(kb) / 1024.0
 
 
 class Figure:
-    """the runs of one command: median wall and peak, and the wall range"""
+    """the runs of one command: median wall, the wall range, and its peak"""
 
-    def __init__(self, samples):
-        walls = [w for w, _ in samples]
+    def __init__(self, walls, peak_mb):
         self.wall = statistics.median(walls)
-        self.peak = statistics.median([m for _, m in samples])
         self.lo, self.hi = min(walls), max(walls)
+        self.peak = peak_mb
 
     def spread(self):
         """how far the runs were from each other, in % of the median"""
@@ -90,13 +123,15 @@ class Figure:
 
 def compare(cmds, runs, warmup=True, ok=(0,)):
     """a Figure per command of cmds (None: skipped), each run runs times,
-    the commands taking turns; one unmeasured warm-up round first"""
-    samples = [[] for _ in cmds]
+    the commands taking turns, after one unmeasured warm-up round; the
+    peak from one more run each (through GNU time, see peak())"""
+    walls = [[] for _ in cmds]
     for r in range(runs + (1 if warmup else 0)):
         for i, cmd in enumerate(cmds):
             if cmd is None:
                 continue
-            s = run(cmd, ok)
+            w = run(cmd, ok)
             if r or not warmup:
-                samples[i].append(s)
-    return [Figure(s) if s else None for s in samples]
+                walls[i].append(w)
+    return [Figure(w, peak(cmd, ok)) if cmd is not None else None
+            for w, cmd in zip(walls, cmds)]
