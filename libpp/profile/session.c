@@ -326,8 +326,9 @@ static int walk_dir(struct walk *w, int parent, const char *name, unsigned depth
 			   op_quote(q, sizeof(q), w->path.buf), op_strerror(ret));
 		goto out;
 	}
-	qsort_r(w->ents + from, w->nr_ents - from, sizeof(*w->ents), cmp_entry,
-		w->names.buf);
+	if (w->nr_ents > from)
+		qsort_r(w->ents + from, w->nr_ents - from, sizeof(*w->ents),
+			cmp_entry, w->names.buf);
 	if (depth >= OPEN_DEPTH) {
 		close(fd);
 		fd = -1;
