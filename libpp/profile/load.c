@@ -212,29 +212,38 @@ struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
 
 /*
  * The symbol tables of the images with samples, read while the caller
- * reads the groups: ELF parsing overlaps sample-file reading.  Until it is
- * joined this thread is the only user of libelf, and it touches only the
- * images' ids and the symbol options, which group loading leaves alone.
- * A table that falls back to the artificial symbol is dropped: its extent
- * depends on the keys, so pp_image_symtab() makes it again.
+ * reads the groups: ELF parsing overlaps sample-file reading, and once the
+ * groups are read the caller takes tables too, so that the small ones
+ * are read beside the big one (node's table is most of the time).  Each
+ * table is claimed by one thread (an atomic counter), made with its own
+ * libelf handle, and written to its own slot of tabs; the threads read
+ * only the images' ids and the symbol options, which group loading
+ * leaves alone.  A table that falls back to the artificial symbol is
+ * dropped: its extent depends on the keys, so pp_image_symtab() makes it
+ * again.
  */
 struct prefetch {
 	const struct pp_profile *p;
 	struct pp_symtab **tabs;
+	size_t next;			/* the next image to claim (atomic) */
 };
 
-static void *prefetch_symtabs(void *arg)
+static void prefetch_claimed(struct prefetch *f)
 {
-	struct prefetch *f = arg;
 	size_t i;
 
-	for (i = 0; i < f->p->nr_images; i++) {
+	while ((i = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED)) < f->p->nr_images) {
 		const struct pp_image *im = &f->p->images[i];
 
 		if (im->nr_groups && !im->symtab &&
 		    pp_symtab_load(&im->id, im->is_kernel, 0, f->p->sym_opts, &f->tabs[i]))
 			f->tabs[i] = NULL;
 	}
+}
+
+static void *prefetch_symtabs(void *arg)
+{
+	prefetch_claimed(arg);
 	return NULL;
 }
 
@@ -258,8 +267,10 @@ void pp_profile_load(struct pp_profile *p, struct pp_notes *n)
 		if (pp_group_load(p, &p->groups[i], &err))
 			pp_note(n, "%s", err.msg);
 	}
-	if (threaded)
+	if (threaded) {
+		prefetch_claimed(&f);
 		pthread_join(tid, NULL);
+	}
 	for (i = 0; i < p->nr_images; i++) {
 		if (f.tabs[i] && f.tabs[i]->source != PP_SYMS_NONE && !p->images[i].symtab)
 			p->images[i].symtab = f.tabs[i];
