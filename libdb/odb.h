@@ -209,18 +209,6 @@ uint64_t odb_file_total(const struct odb_file *file);
  */
 const struct opd_header *odb_file_header(const struct odb_file *file);
 
-/*
- * Read the header of the sample file at path without mapping it, checked
- * as odb_file_open() checks it: a regular file, not empty, long enough
- * for header and descriptor, magic, version, a table size that is a power
- * of two from 128 to 2^31, and a file size that is exactly that table's.
- * The hash chains are not walked (odb_file_open() does that).  Returns 0
- * with *hdr set, a negative errno, or one of the odb_errors EMPTY,
- * TRUNCATED, NOT_REGULAR, BAD_MAGIC, BAD_VERSION, BAD_TABLE_SIZE,
- * BEYOND_EOF, TRAILING_DATA.
- */
-int odb_header_read(const char *path, struct opd_header *hdr);
-
 /* Rewrite the header of a file open for writing (magic, version kept). */
 int odb_file_set_header(struct odb_file *file, const struct opd_header *hdr);
 
@@ -242,5 +230,65 @@ int odb_file_close(struct odb_file *file);
 
 /* A zeroed header with magic and version set. */
 void opd_header_init(struct opd_header *hdr);
+
+/*
+ * Reading many sample files one after another (a report reads thousands):
+ * each file is opened, checked exactly as odb_file_open(ODB_READ) checks
+ * it, with the same errors, and copied with pread() into a buffer the
+ * reader keeps, so no mapping is made and unmade per file.  A file too big
+ * to copy cheaply, or one whose chains reach past the used nodes (a writer
+ * adding to it as it was read), is mapped through odb_file_open() instead.
+ *
+ *	struct odb_reader r = ODB_READER_INIT;
+ *	struct odb_snapshot s;
+ *	while (...)
+ *		if (!odb_reader_read(&r, dirfd, name, &s))
+ *			use s.nodes[0 .. s.nr - 1];
+ *	odb_reader_release(&r);
+ */
+struct odb_reader {
+	unsigned char *buf;		/* the last file copied */
+	size_t buf_size;		/* bytes allocated */
+	odb_index_t *stamp;		/* chain-walk scratch */
+	size_t nr_stamp;		/* entries allocated */
+	struct odb_file *mapped;	/* the last file mapped, or NULL */
+};
+
+#define ODB_READER_INIT { NULL, 0, NULL, 0, NULL }
+
+/* files above this size are mapped, not copied */
+#define ODB_READER_COPY_MAX (8u << 20)
+
+/* one file as the reader read it */
+struct odb_snapshot {
+	const struct opd_header *hdr;	/* its header */
+	const struct odb_node *nodes;	/* the used nodes (file nodes 1 ..) */
+	size_t nr;			/* how many; sum the values of equal keys */
+};
+
+/*
+ * Read the sample file path, relative to the directory dirfd (AT_FDCWD:
+ * the current directory; an absolute path ignores dirfd).  On success
+ * *snap points into the reader, valid until its next read or release.
+ * Returns 0, a negative errno or an odb_error (as odb_file_open()).
+ */
+int odb_reader_read(struct odb_reader *r, int dirfd, const char *path,
+		    struct odb_snapshot *snap);
+
+/* free the reader's buffers and close its mapping; r stays reusable */
+void odb_reader_release(struct odb_reader *r);
+
+/*
+ * Read the header of the sample file path (relative to dirfd, as above)
+ * without mapping it, checked as odb_file_open() checks it: a regular
+ * file (a FIFO is refused without blocking), not empty, long enough for
+ * header and descriptor, magic, version, a table size that is a power of
+ * two from 128 to 2^31, and a file size that is exactly that table's.
+ * The hash chains are not walked (reading the file does that).  Returns
+ * 0 with *hdr set, a negative errno, or one of the odb_errors EMPTY,
+ * TRUNCATED, NOT_REGULAR, BAD_MAGIC, BAD_VERSION, BAD_TABLE_SIZE,
+ * BEYOND_EOF, TRAILING_DATA.
+ */
+int odb_header_read(int dirfd, const char *path, struct opd_header *hdr);
 
 #endif

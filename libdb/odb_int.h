@@ -3,6 +3,7 @@
 #ifndef ODB_INT_H
 #define ODB_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "libdb/odb.h"
@@ -39,6 +40,40 @@ int odb_tmp_create(struct odb_file *tmp, const char *path,
  * unlinked.
  */
 int odb_tmp_commit(struct odb_file *tmp, const char *path);
+
+#define FIXED_SIZE (sizeof(struct opd_header) + sizeof(struct odb_descr))
+
+/*
+ * Why the file open as fd cannot be a sample file (not regular, empty,
+ * too big to map, shorter than header and descriptor), else 0 with its
+ * size in *len.  A negative errno when fstat() fails.
+ */
+int odb_check_stat(int fd, size_t *len);
+
+/*
+ * The header and table size S of a file of len bytes (at least
+ * FIXED_SIZE): magic, version, S a power of two from 128 to 2^31, and
+ * exactly S slots after the fixed part.  0 or the odb_error.
+ */
+int odb_check_fixed(const struct opd_header *hdr, odb_index_t size, size_t len);
+
+/*
+ * Check the len bytes of a sample file at map (a mapping, or a copy when
+ * copy is set) as odb_file_open() does: header, sizes, used count, every
+ * bucket and chain.  On success file points into map, with the used-node
+ * snapshot in file->nr_used.  scratch: room for S zeroed indexes (cleared
+ * here), or NULL to allocate them.  Returns 0, an odb_error, -ENOMEM, or,
+ * for a copy only, -EAGAIN when a chain reaches a node past the snapshot:
+ * a writer may have added it since, which only a mapping can tell.
+ */
+int odb_check_map(struct odb_file *file, unsigned char *map, size_t len,
+		  odb_index_t *scratch, bool copy);
+
+/*
+ * odb_file_open(ODB_READ) of a file already open read-only as fd, which
+ * the result owns (closed on failure too).  The file has no path.
+ */
+int odb_file_map_fd(int fd, struct odb_file **filep);
 
 /* unmap and close fd and map of file, keeping the struct; errors of close */
 int odb_file_unmap(struct odb_file *file);

@@ -153,23 +153,24 @@ static int create_file(struct odb_file *file, const char *path,
  * Walk every chain once.  stamp[i] records which bucket's walk reached node
  * i first: meeting our own stamp again is a loop, meeting another bucket's
  * means the rest was checked already.  An index at or past the snapshot
- * may be a node a live writer published since; it is fine if it is below
- * the current_size we see now (acquire: its fields are then complete).
+ * may be a node a live writer published since; in a mapping it is fine if
+ * it is below the current_size we see now (acquire: its fields are then
+ * complete).  A copy cannot look again: it says -EAGAIN (odb_int.h).
  */
-static int check_chains(const struct odb_file *file, odb_index_t nr_used)
+static int walk_chains(const struct odb_file *file, odb_index_t nr_used,
+		       odb_index_t *stamp, bool copy)
 {
-	odb_index_t *stamp, b, live = nr_used;
+	odb_index_t b, live = nr_used;
 	int ret = 0;
 
-	stamp = op_calloc(file->size, sizeof(*stamp));
-	if (!stamp)
-		return -ENOMEM;
 	for (b = 0; b < file->size && !ret; b++) {
 		odb_index_t i = op_load_relaxed(&file->hash[b]);
 		int bad = ODB_ERR_BAD_BUCKET;
 
 		while (i) {
 			if (i >= live) {
+				if (copy)
+					return -EAGAIN;
 				/* pairs with the writer's release of current_size */
 				live = op_load_acquire(&file->descr->current_size);
 				if (i >= live || live > file->size) {
@@ -188,14 +189,28 @@ static int check_chains(const struct odb_file *file, odb_index_t nr_used)
 			bad = ODB_ERR_BAD_NEXT;
 		}
 	}
-	free(stamp);
 	return ret;
 }
 
-#define FIXED_SIZE (sizeof(struct opd_header) + sizeof(struct odb_descr))
+static int check_chains(const struct odb_file *file, odb_index_t nr_used,
+			odb_index_t *scratch, bool copy)
+{
+	odb_index_t *stamp = scratch;
+	int ret;
 
-/* header and table size S against the file's len bytes (>= FIXED_SIZE) */
-static int check_fixed(const struct opd_header *hdr, odb_index_t size,
+	if (!stamp)
+		stamp = op_calloc(file->size, sizeof(*stamp));
+	else
+		memset(stamp, 0, file->size * sizeof(*stamp));
+	if (!stamp)
+		return -ENOMEM;
+	ret = walk_chains(file, nr_used, stamp, copy);
+	if (stamp != scratch)
+		free(stamp);
+	return ret;
+}
+
+int odb_check_fixed(const struct opd_header *hdr, odb_index_t size,
 		       size_t len)
 {
 	uint64_t slots_in_file;
@@ -216,8 +231,7 @@ static int check_fixed(const struct opd_header *hdr, odb_index_t size,
 	return 0;
 }
 
-/* the file's size as a size_t, or why it cannot be a sample file */
-static int check_stat(int fd, size_t *len)
+int odb_check_stat(int fd, size_t *len)
 {
 	struct stat st;
 
@@ -235,8 +249,8 @@ static int check_stat(int fd, size_t *len)
 	return 0;
 }
 
-/* check the mapped file; on success set file's pointers and snapshot */
-static int check_map(struct odb_file *file, unsigned char *map, size_t len)
+int odb_check_map(struct odb_file *file, unsigned char *map, size_t len,
+		  odb_index_t *scratch, bool copy)
 {
 	const struct opd_header *hdr = (const void *)map;
 	const struct odb_descr *descr = (const void *)(map + sizeof(*hdr));
@@ -246,7 +260,7 @@ static int check_map(struct odb_file *file, unsigned char *map, size_t len)
 	if (len < FIXED_SIZE)
 		return ODB_ERR_TRUNCATED;
 	size = descr->size;
-	ret = check_fixed(hdr, size, len);
+	ret = odb_check_fixed(hdr, size, len);
 	if (ret)
 		return ret;
 	odb_file_point(file, map, len, size);
@@ -255,7 +269,7 @@ static int check_map(struct odb_file *file, unsigned char *map, size_t len)
 	if (used < 1 || used > size)
 		return ODB_ERR_BAD_USED_COUNT;
 	file->nr_used = used;
-	return check_chains(file, used);
+	return check_chains(file, used, scratch, copy);
 }
 
 static int map_and_check(struct odb_file *file)
@@ -265,13 +279,13 @@ static int map_and_check(struct odb_file *file)
 	void *map;
 	int ret;
 
-	ret = check_stat(file->fd, &len);
+	ret = odb_check_stat(file->fd, &len);
 	if (ret)
 		return ret;
 	map = mmap(NULL, len, prot, MAP_SHARED, file->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
-	ret = check_map(file, map, len);
+	ret = odb_check_map(file, map, len, NULL, false);
 	if (ret) {
 		munmap(map, len);
 		file->map = NULL;
@@ -295,6 +309,29 @@ static int open_existing(struct odb_file *file, const char *path,
 		return ret;
 	if (file->mode == ODB_WRITE && hdr)
 		odb_file_set_header(file, hdr);
+	return 0;
+}
+
+int odb_file_map_fd(int fd, struct odb_file **filep)
+{
+	struct odb_file *file;
+	int ret;
+
+	*filep = NULL;
+	file = op_calloc(1, sizeof(*file));
+	if (!file) {
+		close(fd);
+		return -ENOMEM;
+	}
+	file->fd = fd;
+	file->mode = ODB_READ;
+	ret = map_and_check(file);
+	if (ret) {
+		odb_file_unmap(file);
+		free(file);
+		return ret;
+	}
+	*filep = file;
 	return 0;
 }
 
@@ -333,39 +370,6 @@ out_free:
 		close(file->fd);
 	free(file->path);
 	free(file);
-	return ret;
-}
-
-int odb_header_read(const char *path, struct opd_header *hdr)
-{
-	struct {
-		struct opd_header hdr;
-		struct odb_descr descr;
-	} fixed;
-	size_t len;
-	ssize_t n;
-	int fd, ret;
-
-	_Static_assert(sizeof(fixed) == FIXED_SIZE, "header and descriptor");
-	/* O_NONBLOCK: a FIFO opens at once and then fails the type check */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	ret = check_stat(fd, &len);
-	if (!ret) {
-		do
-			n = pread(fd, &fixed, sizeof(fixed), 0);
-		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			ret = -errno;
-		else if ((size_t)n < sizeof(fixed))
-			ret = ODB_ERR_TRUNCATED;	/* shrank since fstat() */
-		else
-			ret = check_fixed(&fixed.hdr, fixed.descr.size, len);
-	}
-	close(fd);
-	if (!ret)
-		*hdr = fixed.hdr;
 	return ret;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
@@ -97,6 +98,35 @@ char *op_strndup(const char *s, size_t n)
 char *op_strdup(const char *s)
 {
 	return op_strndup(s, strlen(s));
+}
+
+void *op_scratch_alloc(size_t size)
+{
+	void *p;
+
+	if (inject_failure())
+		return NULL;
+	p = mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void *op_scratch_realloc(void *p, size_t old_size, size_t size)
+{
+	void *q;
+
+	if (!p)
+		return op_scratch_alloc(size);
+	if (inject_failure())
+		return NULL;
+	q = mremap(p, old_size ? old_size : 1, size ? size : 1, MREMAP_MAYMOVE);
+	return q == MAP_FAILED ? NULL : q;
+}
+
+void op_scratch_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size ? size : 1);
 }
 
 static void *must(void *p)

@@ -59,6 +59,20 @@ char *op_xstrdup(const char *s);
 char *op_xstrndup(const char *s, size_t n);
 
 /*
+ * Scratch memory of megabytes that goes back to the system when freed:
+ * mapped and unmapped, never kept by malloc (whose arenas keep freed
+ * memory, a thread's arena for that thread alone).  For temporary arrays
+ * a thread builds and drops.  The memory is zeroed.  op_scratch_realloc()
+ * keeps the contents (old_size bytes) like realloc(); on failure it
+ * returns NULL and leaves p as it was.  Sizes are the ones allocated;
+ * op_scratch_free() of NULL does nothing.  Failures are injected as for
+ * the other allocations.
+ */
+void *op_scratch_alloc(size_t size);
+void *op_scratch_realloc(void *p, size_t old_size, size_t size);
+void op_scratch_free(void *p, size_t size);
+
+/*
  * Failure injection for tests.  After op_alloc_fail_at(k) with k >= 1, the
  * k-th allocation from now fails (and, with op_alloc_fail_at_repeat(), every
  * one after it too); k = 0 turns injection off.  op_alloc_count() returns

@@ -3,35 +3,46 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "libutil/op_sort.h"
 
-#define SORT_BITS 11
-#define SORT_BUCKETS (1u << SORT_BITS)
+/*
+ * Digits of at most 13 bits (a count array of 64 KiB, in L2), fewer for
+ * fewer keys (a pass costs the keys plus the buckets), as few passes as
+ * the range of the keys needs, and the bits spread evenly over them: 25
+ * bits (a 30 MiB binary) take two passes of 13, not three of 11.
+ */
+#define SORT_MIN_BITS 8
+#define SORT_MAX_BITS 13
+#define SORT_MAX_BUCKETS (1u << SORT_MAX_BITS)
 
 /* one stable counting pass over the digit at shift, from src into dst */
 static void sort_pass(const struct op_kv *src, struct op_kv *dst, size_t n,
-		      uint64_t min, unsigned shift)
+		      uint64_t min, unsigned shift, unsigned bits)
 {
-	size_t count[SORT_BUCKETS] = { 0 }, sum = 0, i;
+	const uint64_t mask = ((uint64_t)1 << bits) - 1;
+	const size_t buckets = (size_t)1 << bits;
+	size_t count[SORT_MAX_BUCKETS], sum = 0, i;
 
+	memset(count, 0, buckets * sizeof(count[0]));
 	for (i = 0; i < n; i++)
-		count[((src[i].key - min) >> shift) & (SORT_BUCKETS - 1)]++;
-	for (i = 0; i < SORT_BUCKETS; i++) {
+		count[((src[i].key - min) >> shift) & mask]++;
+	for (i = 0; i < buckets; i++) {
 		size_t c = count[i];
 
 		count[i] = sum;
 		sum += c;
 	}
 	for (i = 0; i < n; i++)
-		dst[count[((src[i].key - min) >> shift) & (SORT_BUCKETS - 1)]++] = src[i];
+		dst[count[((src[i].key - min) >> shift) & mask]++] = src[i];
 }
 
 struct op_kv *op_sort_kv(struct op_kv *v, struct op_kv *tmp, size_t n)
 {
 	uint64_t min = UINT64_MAX, max = 0;
+	unsigned range_bits = 0, max_bits = SORT_MIN_BITS, passes, bits, shift;
 	bool sorted = true;
-	unsigned shift;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -44,10 +55,16 @@ struct op_kv *op_sort_kv(struct op_kv *v, struct op_kv *tmp, size_t n)
 	}
 	if (sorted)
 		return v;
-	for (shift = 0; shift < 64 && (max - min) >> shift; shift += SORT_BITS) {
+	while (range_bits < 64 && (max - min) >> range_bits)
+		range_bits++;
+	while (max_bits < SORT_MAX_BITS && ((size_t)1 << max_bits) < n)
+		max_bits++;
+	passes = (range_bits + max_bits - 1) / max_bits;
+	bits = (range_bits + passes - 1) / passes;
+	for (shift = 0; shift < range_bits; shift += bits) {
 		struct op_kv *swap;
 
-		sort_pass(v, tmp, n, min, shift);
+		sort_pass(v, tmp, n, min, shift, bits);
 		swap = v;
 		v = tmp;
 		tmp = swap;

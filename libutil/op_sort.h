@@ -17,8 +17,9 @@ struct op_kv {
 
 /*
  * Sort v[0..n) by key, stably (equal keys keep their order), using tmp
- * (n elements) as scratch.  Passes of 11 bits cover only the range
- * max - min of the keys, so 100 000 keys spread over 100 MiB take three.
+ * (n elements) as scratch.  Passes of up to 13 bits (fewer for fewer
+ * keys) cover only the range max - min of the keys, so 100 000 keys
+ * spread over 30 MiB take two.
  * Returns the sorted array: v or tmp.
  */
 struct op_kv *op_sort_kv(struct op_kv *v, struct op_kv *tmp, size_t n);

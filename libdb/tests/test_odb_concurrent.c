@@ -6,11 +6,13 @@
  * the table through several sizes, then adds 1 to every key.  Whatever
  * moment a reader opens the file, it must open cleanly and see a snapshot:
  * exactly keys 1..m for some m, each with its first count or that plus 1,
- * never more keys later than earlier within one open.
+ * never more keys later than earlier within one open.  Readers that copy
+ * the file (struct odb_reader) take the same snapshots.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -70,20 +72,12 @@ static void writer(const char *path, int ready_fd, int slow)
 	_exit(odb_file_close(f) ? 4 : 0);
 }
 
-/* check one snapshot; returns the number of keys seen, -1 if wrong */
-static long check_snapshot(const char *path, char *why, size_t why_len)
+/* the nodes of one snapshot are keys 1..nr; returns nr, -1 if wrong */
+static long check_nodes(const struct odb_node *nodes, size_t nr, char *why,
+			size_t why_len)
 {
-	struct odb_file *f;
-	const struct odb_node *nodes;
-	size_t nr, i;
-	int ret;
+	size_t i;
 
-	ret = odb_file_open(path, ODB_READ, NULL, &f);
-	if (ret) {
-		snprintf(why, why_len, "open: %s", odb_strerror(ret));
-		return -1;
-	}
-	nodes = odb_file_nodes(f, &nr);
 	for (i = 0; i < nr; i++) {
 		odb_key_t want = i + 1;
 		odb_value_t v = __atomic_load_n(&nodes[i].value, __ATOMIC_RELAXED);
@@ -92,16 +86,48 @@ static long check_snapshot(const char *path, char *why, size_t why_len)
 		    (v != want % 7 + 1 && v != want % 7 + 2)) {
 			snprintf(why, why_len, "node %zu: key %llu value %u", i + 1,
 				 (unsigned long long)nodes[i].key, v);
-			odb_file_close(f);
 			return -1;
 		}
 	}
-	odb_file_close(f);
 	return (long)nr;
+}
+
+/*
+ * Check one snapshot, taken through a mapping or, with r, by copy;
+ * returns the number of keys seen, -1 if wrong.
+ */
+static long check_snapshot(const char *path, struct odb_reader *r, char *why,
+			   size_t why_len)
+{
+	struct odb_snapshot snap;
+	struct odb_file *f;
+	const struct odb_node *nodes;
+	size_t nr;
+	long seen;
+	int ret;
+
+	if (r) {
+		ret = odb_reader_read(r, AT_FDCWD, path, &snap);
+		if (ret) {
+			snprintf(why, why_len, "read: %s", odb_strerror(ret));
+			return -1;
+		}
+		return check_nodes(snap.nodes, snap.nr, why, why_len);
+	}
+	ret = odb_file_open(path, ODB_READ, NULL, &f);
+	if (ret) {
+		snprintf(why, why_len, "open: %s", odb_strerror(ret));
+		return -1;
+	}
+	nodes = odb_file_nodes(f, &nr);
+	seen = check_nodes(nodes, nr, why, why_len);
+	odb_file_close(f);
+	return seen;
 }
 
 static void test_reader_during_growth(void **state)
 {
+	struct odb_reader r = ODB_READER_INIT;
 	char path[PATH_MAX], why[256] = "";
 	int pipefd[2], status;
 	long seen, last = 0, opens = 0, distinct = 0;
@@ -123,7 +149,8 @@ static void test_reader_during_growth(void **state)
 	for (;;) {
 		pid_t done = waitpid(child, &status, WNOHANG);
 
-		seen = check_snapshot(path, why, sizeof(why));
+		/* by mapping and by copy, in turn */
+		seen = check_snapshot(path, opens % 2 ? &r : NULL, why, sizeof(why));
 		if (seen < 0) {
 			kill(child, SIGKILL);
 			waitpid(child, NULL, 0);
@@ -136,6 +163,7 @@ static void test_reader_during_growth(void **state)
 		if (done == child)
 			break;
 	}
+	odb_reader_release(&r);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_int_equal(last, NR_KEYS);
@@ -169,7 +197,7 @@ static void test_kill_writer(void **state)
 		waitpid(child, NULL, 0);
 		if (access(path, F_OK))
 			continue;	/* killed before the file existed */
-		seen = check_snapshot(path, why, sizeof(why));
+		seen = check_snapshot(path, NULL, why, sizeof(why));
 		if (seen < 0)
 			fail_msg("round %d: %s", round, why);
 		/* and a writer can carry on where it stopped */
@@ -180,7 +208,7 @@ static void test_kill_writer(void **state)
 			assert_int_equal(odb_file_add(f, (odb_key_t)seen + 1,
 						      (seen + 1) % 7 + 1), 0);
 			assert_int_equal(odb_file_close(f), 0);
-			assert_int_equal(check_snapshot(path, why, sizeof(why)), seen + 1);
+			assert_int_equal(check_snapshot(path, NULL, why, sizeof(why)), seen + 1);
 		}
 	}
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -87,7 +88,7 @@ static void check_header_read(const unsigned char *data, size_t len, int open_er
 	int ret;
 
 	memset(&h, 0xa5, sizeof(h));
-	ret = odb_header_read(bad_path, &h);
+	ret = odb_header_read(AT_FDCWD, bad_path, &h);
 	if (beyond_header(open_err) || !open_err) {
 		if (ret)
 			fail_msg("%zu bytes, open gave %d: header read gave %d (%s)",
@@ -99,21 +100,44 @@ static void check_header_read(const unsigned char *data, size_t len, int open_er
 	}
 }
 
+/*
+ * odb_file_open() of the bytes; for a reader, odb_reader_read() must give
+ * the same answer (and the same nodes), and odb_header_read() the same
+ * error or the header (check_header_read()).
+ */
 static int open_bytes(const unsigned char *data, size_t len, enum odb_mode mode)
 {
+	struct odb_reader r = ODB_READER_INIT;
+	struct odb_snapshot snap;
 	struct odb_file *f;
-	int ret;
+	int ret, rret;
 
 	if (odb_test_spew(bad_path, data, len))
 		return INT_MIN;
 	ret = odb_file_open(bad_path, mode, NULL, &f);
+	if (mode == ODB_READ) {
+		rret = odb_reader_read(&r, AT_FDCWD, bad_path, &snap);
+		if (rret != ret)
+			fail_msg("%zu bytes: odb_file_open %d (%s), odb_reader_read %d (%s)",
+				 len, ret, odb_strerror(ret), rret, odb_strerror(rret));
+	}
 	if (!ret) {
-		/* a file that opens must iterate */
+		/* a file that opens must iterate, and the copy is the same */
+		size_t nr;
+		const struct odb_node *nodes = odb_file_nodes(f, &nr);
+
+		if (mode == ODB_READ) {
+			assert_int_equal(snap.nr, nr);
+			assert_memory_equal(snap.nodes, nodes, nr * sizeof(*nodes));
+			assert_memory_equal(snap.hdr, odb_file_header(f),
+					    sizeof(struct opd_header));
+		}
 		odb_file_total(f);
 		odb_file_close(f);
 	}
 	if (mode == ODB_READ)
 		check_header_read(data, len, ret);
+	odb_reader_release(&r);
 	return ret;
 }
 
@@ -126,16 +150,16 @@ static void test_header_read_kinds(void **state)
 
 	(void)state;
 	op_testdir_file(&dir, "nothing", path, sizeof(path));
-	assert_int_equal(odb_header_read(path, &h), -ENOENT);
+	assert_int_equal(odb_header_read(AT_FDCWD, path, &h), -ENOENT);
 	op_testdir_file(&dir, "subdir", path, sizeof(path));
 	assert_int_equal(mkdir(path, 0755), 0);
-	assert_int_equal(odb_header_read(path, &h), ODB_ERR_NOT_REGULAR);
+	assert_int_equal(odb_header_read(AT_FDCWD, path, &h), ODB_ERR_NOT_REGULAR);
 	/* a FIFO must not block the reader */
 	op_testdir_file(&dir, "fifo", path, sizeof(path));
 	assert_int_equal(mkfifo(path, 0644), 0);
-	assert_int_equal(odb_header_read(path, &h), ODB_ERR_NOT_REGULAR);
+	assert_int_equal(odb_header_read(AT_FDCWD, path, &h), ODB_ERR_NOT_REGULAR);
 	/* the good file: its header, as odb_file_open() gives it */
-	assert_int_equal(odb_header_read(good_path, &h), 0);
+	assert_int_equal(odb_header_read(AT_FDCWD, good_path, &h), 0);
 	assert_int_equal(odb_file_open(good_path, ODB_READ, NULL, &f), 0);
 	assert_memory_equal(&h, odb_file_header(f), sizeof(h));
 	odb_file_close(f);
@@ -297,6 +321,16 @@ static void test_not_regular(void **state)
 	(void)state;
 	assert_int_equal(odb_file_open("/dev/null", ODB_READ, NULL, &f), ODB_ERR_NOT_REGULAR);
 	assert_int_equal(odb_file_open(dir.path, ODB_READ, NULL, &f), ODB_ERR_NOT_REGULAR);
+	{
+		struct odb_reader r = ODB_READER_INIT;
+		struct odb_snapshot snap;
+
+		assert_int_equal(odb_reader_read(&r, AT_FDCWD, "/dev/null", &snap),
+				 ODB_ERR_NOT_REGULAR);
+		assert_int_equal(odb_reader_read(&r, AT_FDCWD, dir.path, &snap),
+				 ODB_ERR_NOT_REGULAR);
+		odb_reader_release(&r);
+	}
 }
 
 /* every error has its own message */

@@ -8,43 +8,106 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libpp/profile/pp_profile.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_sort.h"
 
 /*
- * Append the nodes of path to *kv.  Returns 0 or the odb error (the file
- * is then skipped; err names it).
+ * Sample files are read through one odb_reader (a copy per file, not a
+ * mapping).  A group's files often share a directory (one per thread, cpu
+ * or process of an image): the directory is then opened once and each
+ * file by its name in it, so the kernel does not walk the whole path
+ * again for every file.
  */
-static int read_file(const char *path, struct op_kv **kv, size_t *nr,
+struct file_reader {
+	struct odb_reader odb;
+	int dirfd;		/* the directory of the last file, or -1 */
+	char *dir;		/* its path */
+	size_t dir_len;
+};
+
+static void file_reader_release(struct file_reader *fr)
+{
+	odb_reader_release(&fr->odb);
+	if (fr->dirfd >= 0)
+		close(fr->dirfd);
+	free(fr->dir);
+}
+
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+/*
+ * The directory fd and name to open path by: the cached directory when
+ * path is in it; when the next file of the group (next, may be NULL)
+ * shares path's directory, that directory opened now; else AT_FDCWD and
+ * path itself.
+ */
+static int file_dir(struct file_reader *fr, const char *path, const char *next,
+		    const char **name)
+{
+	size_t len = dir_len(path);
+
+	*name = path;
+	if (!len)
+		return AT_FDCWD;
+	if (fr->dirfd >= 0 && len == fr->dir_len && !memcmp(path, fr->dir, len)) {
+		*name = path + len + 1;
+		return fr->dirfd;
+	}
+	if (!next || dir_len(next) != len || memcmp(path, next, len))
+		return AT_FDCWD;
+	if (fr->dirfd >= 0)
+		close(fr->dirfd);
+	free(fr->dir);
+	fr->dir = op_xstrndup(path, len);
+	fr->dir_len = len;
+	fr->dirfd = open(fr->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fr->dirfd < 0)
+		return AT_FDCWD;
+	*name = path + len + 1;
+	return fr->dirfd;
+}
+
+/*
+ * Append the nodes of files[i] to *kv.  Returns 0 or the odb error (the
+ * file is then skipped; err names it).
+ */
+static int read_file(struct file_reader *fr, const struct pp_sample_file *const *files,
+		     size_t nr_files, size_t i, struct op_kv **kv, size_t *nr,
 		     size_t *alloc, struct op_err *err)
 {
-	const struct odb_node *nodes;
-	struct odb_file *f;
-	size_t n, i;
-	int ret;
+	const char *path = files[i]->path, *name;
+	struct odb_snapshot snap;
+	int dirfd, ret;
+	size_t k;
 
-	ret = odb_file_open(path, ODB_READ, NULL, &f);
+	dirfd = file_dir(fr, path, i + 1 < nr_files ? files[i + 1]->path : NULL, &name);
+	ret = odb_reader_read(&fr->odb, dirfd, name, &snap);
 	if (ret) {
 		op_err_set(err, "cannot read sample file '%s': %s", path,
 			   odb_strerror(ret));
 		return ret;
 	}
-	nodes = odb_file_nodes(f, &n);
-	if (*nr + n > *alloc) {
-		*alloc = (*nr + n) * 2;
+	if (*nr + snap.nr > *alloc) {
+		*alloc = (*nr + snap.nr) * 2;
 		*kv = op_xreallocarray(*kv, *alloc, sizeof(**kv));
 	}
-	for (i = 0; i < n; i++) {
-		(*kv)[*nr + i].key = nodes[i].key;
-		(*kv)[*nr + i].value = nodes[i].value;
+	for (k = 0; k < snap.nr; k++) {
+		(*kv)[*nr + k].key = snap.nodes[k].key;
+		(*kv)[*nr + k].value = snap.nodes[k].value;
 	}
-	*nr += n;
-	odb_file_close(f);
+	*nr += snap.nr;
 	return 0;
 }
 
@@ -79,13 +142,14 @@ static int load(const struct pp_sample_file *const *files, size_t nr_files,
 		struct pp_kc **kcp, size_t *nrp, uint64_t *total,
 		size_t *nr_read, struct op_err *err)
 {
+	struct file_reader fr = { ODB_READER_INIT, -1, NULL, 0 };
 	struct op_kv *kv = NULL;
 	size_t nr = 0, alloc = 0, i;
 	int first = 0;
 
 	for (i = 0; i < nr_files; i++) {
 		struct op_err e;
-		int ret = read_file(files[i]->path, &kv, &nr, &alloc, &e);
+		int ret = read_file(&fr, files, nr_files, i, &kv, &nr, &alloc, &e);
 
 		if (ret && !first) {
 			first = ret;
@@ -94,6 +158,7 @@ static int load(const struct pp_sample_file *const *files, size_t nr_files,
 		if (!ret && nr_read)
 			(*nr_read)++;
 	}
+	file_reader_release(&fr);
 	*kcp = sort_merge(kv, &nr, total);
 	*nrp = nr;
 	free(kv);
@@ -147,29 +212,38 @@ struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
 
 /*
  * The symbol tables of the images with samples, read while the caller
- * reads the groups: ELF parsing overlaps sample-file reading.  Until it is
- * joined this thread is the only user of libelf, and it touches only the
- * images' ids and the symbol options, which group loading leaves alone.
- * A table that falls back to the artificial symbol is dropped: its extent
- * depends on the keys, so pp_image_symtab() makes it again.
+ * reads the groups: ELF parsing overlaps sample-file reading, and once the
+ * groups are read the caller takes tables too, so that the small ones
+ * are read beside the big one (node's table is most of the time).  Each
+ * table is claimed by one thread (an atomic counter), made with its own
+ * libelf handle, and written to its own slot of tabs; the threads read
+ * only the images' ids and the symbol options, which group loading
+ * leaves alone.  A table that falls back to the artificial symbol is
+ * dropped: its extent depends on the keys, so pp_image_symtab() makes it
+ * again.
  */
 struct prefetch {
 	const struct pp_profile *p;
 	struct pp_symtab **tabs;
+	size_t next;			/* the next image to claim (atomic) */
 };
 
-static void *prefetch_symtabs(void *arg)
+static void prefetch_claimed(struct prefetch *f)
 {
-	struct prefetch *f = arg;
 	size_t i;
 
-	for (i = 0; i < f->p->nr_images; i++) {
+	while ((i = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED)) < f->p->nr_images) {
 		const struct pp_image *im = &f->p->images[i];
 
 		if (im->nr_groups && !im->symtab &&
 		    pp_symtab_load(&im->id, im->is_kernel, 0, f->p->sym_opts, &f->tabs[i]))
 			f->tabs[i] = NULL;
 	}
+}
+
+static void *prefetch_symtabs(void *arg)
+{
+	prefetch_claimed(arg);
 	return NULL;
 }
 
@@ -190,22 +264,33 @@ static void load_groups(struct pp_profile *p, struct pp_notes *n,
 	}
 }
 
+/* a thread for the symbol tables, only when some table is still to be read */
+static bool start_prefetch(struct prefetch *f, pthread_t *tid)
+{
+	const struct pp_profile *p = f->p;
+	size_t i;
+
+	f->tabs = op_xcalloc(p->nr_images + 1, sizeof(*f->tabs));
+	for (i = 0; i < p->nr_images; i++)
+		if (p->images[i].nr_groups && !p->images[i].symtab)
+			break;
+	return i < p->nr_images && !pthread_create(tid, NULL, prefetch_symtabs, f);
+}
+
 int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 		    struct op_err *err)
 {
 	struct prefetch f = { .p = p };
 	size_t nr_files, nr_read, i;
 	pthread_t tid;
-	bool threaded = false;
+	bool threaded = symbols && start_prefetch(&f, &tid);
 
-	if (symbols) {
-		f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
-		threaded = !pthread_create(&tid, NULL, prefetch_symtabs, &f);
-	}
 	load_groups(p, n, &nr_files, &nr_read);
-	if (threaded)
+	if (threaded) {
+		prefetch_claimed(&f);
 		pthread_join(tid, NULL);
-	for (i = 0; symbols && i < p->nr_images; i++) {
+	}
+	for (i = 0; f.tabs && i < p->nr_images; i++) {
 		if (f.tabs[i] && f.tabs[i]->source != PP_SYMS_NONE && !p->images[i].symtab)
 			p->images[i].symtab = f.tabs[i];
 		else

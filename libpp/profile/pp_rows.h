@@ -3,8 +3,9 @@
  * Symbol rows: the samples of a profile summed per (image, app, symbol)
  * and class, for opreport --symbols, --details, --callgraph, -X and the
  * differential report.  Each group's sorted keys are walked against its
- * image's symbol table (a merge walk, or binary searches when the group
- * has few keys), so the work follows distinct addresses.
+ * image's symbol table with galloping searches (a step for neighbouring
+ * keys, a binary search over a gap), so the work follows distinct
+ * addresses, not the size of the table.
  */
 #ifndef PP_ROWS_H
 #define PP_ROWS_H
@@ -34,9 +35,13 @@ struct pp_rows {
 	uint64_t *outside;	/* per class: samples in no symbol */
 	bool multiple_apps;	/* some class has samples of more than one app
 				 * (with --merge=lib, the images are the apps) */
-	struct op_hmap index;	/* (image, app, sym) -> row */
+	struct op_hmap index;	/* (image, app, sym) -> row index + 1 */
 	size_t alloc;		/* rows allocated */
+	uint64_t **chunks;	/* counts of rows [k * PP_ROWS_CHUNK, ...) */
 };
+
+/* rows whose counts are allocated at once */
+#define PP_ROWS_CHUNK 1024
 
 struct pp_rows_opts {
 	bool exclude_dependent;	/* only apps' own images */

@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +58,6 @@ int pp_merge_parse(const char *list, unsigned *merge, struct op_err *err)
 	return 0;
 }
 
-/* read the header of a sample file; 0 or an odb error */
 static struct pp_template template_of(const struct odb_name *n, unsigned merge)
 {
 	struct pp_template t = {
@@ -170,26 +172,33 @@ static bool differs(const struct pp_template *a, const struct pp_template *b,
 	}
 }
 
-/* up to 6 distinct values of classes along axis, for the axes error */
+/*
+ * Up to 6 distinct values of classes along axis, in class order, for the
+ * axes error.  A value is new when it differs from every value shown so
+ * far: at most 7 comparisons per class, however many classes there are.
+ */
 static void list_values(struct op_strbuf *sb, const struct pp_profile *p,
 			enum pp_axis axis)
 {
-	size_t i, shown = 0;
+	const struct pp_template *shown[6];
+	size_t i, nr_shown = 0;
 
 	for (i = 0; i < p->nr_classes; i++) {
+		const struct pp_template *t = &p->classes[i].t;
 		size_t j;
 
-		for (j = 0; j < i; j++)
-			if (!differs(&p->classes[i].t, &p->classes[j].t, axis))
+		for (j = 0; j < nr_shown; j++)
+			if (!differs(t, shown[j], axis))
 				break;
-		if (j < i)
+		if (j < nr_shown)
 			continue;
-		if (shown == 6) {
+		if (nr_shown == 6) {
 			op_strbuf_addstr(sb, ", ...");
 			break;
 		}
-		op_strbuf_addstr(sb, shown++ ? ", " : "");
-		axis_value(sb, &p->classes[i].t, axis);
+		op_strbuf_addstr(sb, nr_shown ? ", " : "");
+		axis_value(sb, t, axis);
+		shown[nr_shown++] = t;
 	}
 }
 
@@ -282,26 +291,75 @@ static void name_classes(struct pp_profile *p)
 	}
 }
 
-/* index of the class for template t, creating it (classes sorted later) */
-static size_t class_of(struct pp_profile *p, const struct pp_template *t,
-		       const struct pp_sample_file *f)
-{
-	size_t i;
+/*
+ * Building works on tens of thousands of sample files (a system-wide run
+ * with thread separation): every lookup below is hashed, arrays grow by
+ * doubling, and each file list is allocated once at its final size.  The
+ * index maps store an array index + 1 as their value (NULL is "none").
+ */
+struct build {
+	struct pp_profile *p;
+	struct op_hmap classes, images, apps, groups, cg;
+	size_t alloc_classes, alloc_images, alloc_apps, alloc_groups, alloc_cg;
+};
 
-	for (i = 0; i < p->nr_classes; i++)
-		if (!cmp_template(&p->classes[i].t, t))
-			return i;
-	p->classes = op_xreallocarray(p->classes, p->nr_classes + 1, sizeof(*p->classes));
-	memset(&p->classes[i], 0, sizeof(p->classes[i]));
-	p->classes[i].t = *t;
-	p->classes[i].first = f;
-	return p->nr_classes++;
+static void *idx_val(size_t i)
+{
+	return (void *)(uintptr_t)(i + 1);
 }
 
-/* hashed lookup of images and apps by identity */
-struct id_index {
-	struct op_hmap map;
-};
+static size_t val_idx(const void *v)
+{
+	return (size_t)(uintptr_t)v - 1;
+}
+
+static void index_add(struct op_hmap *map, uint64_t h, size_t i)
+{
+	if (op_hmap_insert(map, h, idx_val(i)))
+		op_die(1, "out of memory");
+}
+
+/* v with room for one more than nr elements of size bytes */
+static void *grow(void *v, size_t nr, size_t *alloc, size_t size)
+{
+	if (nr < *alloc)
+		return v;
+	*alloc = *alloc ? *alloc * 2 : 16;
+	return op_xreallocarray(v, *alloc, size);
+}
+
+static uint64_t template_hash(const struct pp_template *t)
+{
+	uint64_t h = op_hash_str(t->event);
+
+	h = op_hash_combine(h, (uint64_t)t->count);
+	h = op_hash_combine(h, (uint64_t)t->unit_mask);
+	h = op_hash_combine(h, (uint64_t)t->tgid);
+	h = op_hash_combine(h, (uint64_t)t->tid);
+	return op_hash_combine(h, (uint64_t)t->cpu);
+}
+
+/* index of the class for template t, creating it (classes sorted later) */
+static size_t class_of(struct build *b, const struct pp_template *t,
+		       const struct pp_sample_file *f)
+{
+	struct pp_profile *p = b->p;
+	uint64_t h = template_hash(t);
+	struct op_hmap_iter it;
+	void *v;
+
+	for (v = op_hmap_first(&b->classes, h, &it); v;
+	     v = op_hmap_next(&b->classes, h, &it))
+		if (!cmp_template(&p->classes[val_idx(v)].t, t))
+			return val_idx(v);
+	p->classes = grow(p->classes, p->nr_classes, &b->alloc_classes,
+			  sizeof(*p->classes));
+	memset(&p->classes[p->nr_classes], 0, sizeof(p->classes[0]));
+	p->classes[p->nr_classes].t = *t;
+	p->classes[p->nr_classes].first = f;
+	index_add(&b->classes, h, p->nr_classes);
+	return p->nr_classes++;
+}
 
 static uint64_t id_hash(const struct odb_image_id *id)
 {
@@ -313,132 +371,154 @@ static uint64_t id_hash(const struct odb_image_id *id)
 	return h;
 }
 
-static size_t image_of(struct pp_profile *p, struct id_index *idx,
-		       const struct odb_image_id *id)
-{
-	uint64_t h = id_hash(id);
-	struct op_hmap_iter it;
-	size_t *slot;
+/*
+ * The index of id among the n elements of size stride at base, each
+ * starting with its struct odb_image_id (struct pp_image, struct pp_app),
+ * or SIZE_MAX.
+ */
+_Static_assert(offsetof(struct pp_image, id) == 0, "find_id() needs the id first");
+_Static_assert(offsetof(struct pp_app, id) == 0, "find_id() needs the id first");
 
-	for (slot = op_hmap_first(&idx->map, h, &it); slot;
-	     slot = op_hmap_next(&idx->map, h, &it))
-		if (odb_image_id_equal(&p->images[*slot - 1].id, id))
-			return *slot - 1;
-	p->images = op_xreallocarray(p->images, p->nr_images + 1, sizeof(*p->images));
+static size_t find_id(const struct op_hmap *map, uint64_t h,
+		      const struct odb_image_id *id, const void *base, size_t stride)
+{
+	struct op_hmap_iter it;
+	void *v;
+
+	for (v = op_hmap_first(map, h, &it); v; v = op_hmap_next(map, h, &it)) {
+		const struct odb_image_id *have = (const void *)
+			((const char *)base + val_idx(v) * stride);
+
+		if (odb_image_id_equal(have, id))
+			return val_idx(v);
+	}
+	return SIZE_MAX;
+}
+
+static size_t image_of(struct build *b, const struct odb_image_id *id)
+{
+	struct pp_profile *p = b->p;
+	uint64_t h = id_hash(id);
+	size_t i = find_id(&b->images, h, id, p->images, sizeof(*p->images));
+
+	if (i != SIZE_MAX)
+		return i;
+	p->images = grow(p->images, p->nr_images, &b->alloc_images,
+			 sizeof(*p->images));
 	memset(&p->images[p->nr_images], 0, sizeof(p->images[0]));
 	odb_image_id_copy(&p->images[p->nr_images].id, id);
-	slot = op_xmalloc(sizeof(*slot));
-	*slot = ++p->nr_images;
-	if (op_hmap_insert(&idx->map, h, slot))
-		op_die(1, "out of memory");
-	return *slot - 1;
+	index_add(&b->images, h, p->nr_images);
+	return p->nr_images++;
 }
 
-static size_t app_of(struct pp_profile *p, struct id_index *idx,
-		     const struct odb_image_id *id)
+static size_t app_of(struct build *b, const struct odb_image_id *id)
 {
+	struct pp_profile *p = b->p;
 	uint64_t h = id_hash(id);
-	struct op_hmap_iter it;
-	size_t *slot;
+	size_t i = find_id(&b->apps, h, id, p->apps, sizeof(*p->apps));
 
-	for (slot = op_hmap_first(&idx->map, h, &it); slot;
-	     slot = op_hmap_next(&idx->map, h, &it))
-		if (odb_image_id_equal(&p->apps[*slot - 1].id, id))
-			return *slot - 1;
-	p->apps = op_xreallocarray(p->apps, p->nr_apps + 1, sizeof(*p->apps));
+	if (i != SIZE_MAX)
+		return i;
+	p->apps = grow(p->apps, p->nr_apps, &b->alloc_apps, sizeof(*p->apps));
 	odb_image_id_copy(&p->apps[p->nr_apps].id, id);
-	slot = op_xmalloc(sizeof(*slot));
-	*slot = ++p->nr_apps;
-	if (op_hmap_insert(&idx->map, h, slot))
-		op_die(1, "out of memory");
-	return *slot - 1;
+	index_add(&b->apps, h, p->nr_apps);
+	return p->nr_apps++;
 }
 
-static int free_slot(void *val, void *data)
+/* the group for (image, app, cls) */
+static size_t group_of(struct build *b, size_t image, size_t app, size_t cls)
 {
-	(void)data;
-	free(val);
-	return 0;
-}
-
-static void add_file(const struct pp_sample_file ***files, size_t *nr,
-		     const struct pp_sample_file *f)
-{
-	*files = op_xreallocarray(*files, *nr + 1, sizeof(**files));
-	(*files)[(*nr)++] = f;
-}
-
-/* the group for (image, app, cls), by a hash on the three indexes */
-static struct pp_group *group_of(struct pp_profile *p, struct op_hmap *gidx,
-				 size_t image, size_t app, size_t cls)
-{
+	struct pp_profile *p = b->p;
 	uint64_t h = op_hash_combine(op_hash_combine(op_hash_u64(image), app), cls);
 	struct op_hmap_iter it;
-	size_t *slot;
 	struct pp_group *g;
+	void *v;
 
-	for (slot = op_hmap_first(gidx, h, &it); slot; slot = op_hmap_next(gidx, h, &it)) {
-		g = &p->groups[*slot - 1];
+	for (v = op_hmap_first(&b->groups, h, &it); v;
+	     v = op_hmap_next(&b->groups, h, &it)) {
+		g = &p->groups[val_idx(v)];
 		if (g->image == image && g->app == app && g->cls == cls)
-			return g;
+			return val_idx(v);
 	}
-	p->groups = op_xreallocarray(p->groups, p->nr_groups + 1, sizeof(*p->groups));
+	p->groups = grow(p->groups, p->nr_groups, &b->alloc_groups,
+			 sizeof(*p->groups));
 	g = &p->groups[p->nr_groups];
 	memset(g, 0, sizeof(*g));
 	g->image = image;
 	g->app = app;
 	g->cls = cls;
-	slot = op_xmalloc(sizeof(*slot));
-	*slot = ++p->nr_groups;
-	if (op_hmap_insert(gidx, h, slot))
-		op_die(1, "out of memory");
-	return g;
+	index_add(&b->groups, h, p->nr_groups);
+	return p->nr_groups++;
 }
 
-static struct pp_cg_group *cg_group_of(struct pp_profile *p, size_t app, size_t cls,
-				       size_t caller, size_t callee)
+/* the call-graph group for (app, cls, caller, callee) */
+static size_t cg_group_of(struct build *b, size_t app, size_t cls,
+			  size_t caller, size_t callee)
 {
-	size_t i;
+	struct pp_profile *p = b->p;
+	uint64_t h = op_hash_combine(op_hash_combine(op_hash_combine(
+			op_hash_u64(app), cls), caller), callee);
+	struct op_hmap_iter it;
+	struct pp_cg_group *g;
+	void *v;
 
-	for (i = 0; i < p->nr_cg; i++) {
-		struct pp_cg_group *g = &p->cg[i];
-
+	for (v = op_hmap_first(&b->cg, h, &it); v;
+	     v = op_hmap_next(&b->cg, h, &it)) {
+		g = &p->cg[val_idx(v)];
 		if (g->app == app && g->cls == cls && g->caller == caller &&
 		    g->callee == callee)
-			return g;
+			return val_idx(v);
 	}
-	p->cg = op_xreallocarray(p->cg, p->nr_cg + 1, sizeof(*p->cg));
-	memset(&p->cg[i], 0, sizeof(p->cg[i]));
-	p->cg[i].app = app;
-	p->cg[i].cls = cls;
-	p->cg[i].caller = caller;
-	p->cg[i].callee = callee;
-	p->nr_cg++;
-	return &p->cg[i];
+	p->cg = grow(p->cg, p->nr_cg, &b->alloc_cg, sizeof(*p->cg));
+	g = &p->cg[p->nr_cg];
+	memset(g, 0, sizeof(*g));
+	g->app = app;
+	g->cls = cls;
+	g->caller = caller;
+	g->callee = callee;
+	index_add(&b->cg, h, p->nr_cg);
+	return p->nr_cg++;
 }
 
-/* sort the classes into OProfile's column order, renumbering users */
-static void sort_classes(struct pp_profile *p, size_t *cls_of_file, size_t nr_files,
-			 int (*cmp)(const struct pp_template *, const struct pp_template *))
+static void build_release(struct build *b)
 {
-	size_t *order = op_xcalloc(p->nr_classes, sizeof(*order));
+	op_hmap_release(&b->classes);
+	op_hmap_release(&b->images);
+	op_hmap_release(&b->apps);
+	op_hmap_release(&b->groups);
+	op_hmap_release(&b->cg);
+}
+
+static int cmp_class(const void *a, const void *b)
+{
+	return cmp_template(&(*(const struct pp_class *const *)a)->t,
+			    &(*(const struct pp_class *const *)b)->t);
+}
+
+static int cmp_class_xml(const void *a, const void *b)
+{
+	return cmp_template_xml(&(*(const struct pp_class *const *)a)->t,
+				&(*(const struct pp_class *const *)b)->t);
+}
+
+/*
+ * Sort the classes into OProfile's column order, renumbering users.  No
+ * two classes have equal templates, so the order is total.
+ */
+static void sort_classes(struct pp_profile *p, size_t *cls_of_file, size_t nr_files,
+			 bool xml)
+{
+	const struct pp_class **order = op_xcalloc(p->nr_classes, sizeof(*order));
 	size_t *rank = op_xcalloc(p->nr_classes, sizeof(*rank));
 	struct pp_class *sorted = op_xcalloc(p->nr_classes, sizeof(*sorted));
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < p->nr_classes; i++)
-		order[i] = i;
-	for (i = 1; i < p->nr_classes; i++) {	/* few classes: insertion sort */
-		size_t v = order[i];
-
-		for (j = i; j > 0 && cmp(&p->classes[v].t,
-					 &p->classes[order[j - 1]].t) < 0; j--)
-			order[j] = order[j - 1];
-		order[j] = v;
-	}
+		order[i] = &p->classes[i];
+	qsort(order, p->nr_classes, sizeof(*order), xml ? cmp_class_xml : cmp_class);
 	for (i = 0; i < p->nr_classes; i++) {
-		sorted[i] = p->classes[order[i]];
-		rank[order[i]] = i;
+		sorted[i] = *order[i];
+		rank[order[i] - p->classes] = i;
 	}
 	for (i = 0; i < nr_files; i++)
 		cls_of_file[i] = rank[cls_of_file[i]];
@@ -458,7 +538,7 @@ static int read_class_headers(struct pp_profile *p, const struct pp_file_list *l
 {
 	bool *done = op_xcalloc(p->nr_classes, sizeof(*done));
 	int *why = op_xcalloc(p->nr_classes, sizeof(*why));
-	size_t i, left = p->nr_classes;
+	size_t i, left = p->nr_classes, first_done = p->nr_classes;
 	int ret = 0;
 
 	for (i = 0; i < list->nr && left; i++) {
@@ -467,7 +547,7 @@ static int read_class_headers(struct pp_profile *p, const struct pp_file_list *l
 
 		if (done[c])
 			continue;
-		r = odb_header_read(list->files[i].path, &p->classes[c].header);
+		r = odb_header_read(AT_FDCWD, list->files[i].path, &p->classes[c].header);
 		if (r) {
 			if (!why[c])
 				why[c] = r;
@@ -477,21 +557,20 @@ static int read_class_headers(struct pp_profile *p, const struct pp_file_list *l
 		done[c] = true;
 		left--;
 	}
+	for (i = 0; i < p->nr_classes && first_done == p->nr_classes; i++)
+		if (done[i])
+			first_done = i;
 	/*
-	 * A class whose files are all unreadable borrows another class's
-	 * header: its files are skipped with their warnings when loaded, and
-	 * the column shows what is left (nothing).  Only when no file at all
-	 * is readable is it an error.
+	 * A class whose files are all unreadable borrows the first readable
+	 * class's header: its files are skipped with their warnings when
+	 * loaded, and the column shows what is left (nothing).  Only when no
+	 * file at all is readable is it an error.
 	 */
 	for (i = 0; i < p->nr_classes && !ret; i++) {
-		size_t k;
-
 		if (done[i])
 			continue;
-		for (k = 0; k < p->nr_classes && !done[k]; k++)
-			;
-		if (k < p->nr_classes) {
-			p->classes[i].header = p->classes[k].header;
+		if (first_done < p->nr_classes) {
+			p->classes[i].header = p->classes[first_done].header;
 			continue;
 		}
 		op_err_set(err, "cannot read sample file '%s': %s",
@@ -503,12 +582,108 @@ static int read_class_headers(struct pp_profile *p, const struct pp_file_list *l
 	return ret;
 }
 
+/*
+ * Sort the files into groups and call-graph groups, and the groups into
+ * their images.  A first pass finds each file's group and counts, the
+ * second fills lists allocated at their final sizes.
+ */
+static void group_files(struct build *b, const struct pp_file_list *list,
+			const size_t *cls_of_file)
+{
+	struct pp_profile *p = b->p;
+	size_t *group_of_file = op_xcalloc(list->nr + 1, sizeof(*group_of_file));
+	size_t i;
+
+	for (i = 0; i < list->nr; i++) {
+		const struct pp_sample_file *f = &list->files[i];
+		const struct odb_image_id *app_id = p->merge & PP_MERGE_LIB ?
+			&f->name.image : &f->name.app;
+		size_t app = app_of(b, app_id);
+		size_t image = image_of(b, &f->name.image);
+
+		if (f->name.is_cg) {
+			size_t callee = image_of(b, &f->name.cg);
+			size_t g = cg_group_of(b, app, cls_of_file[i], image, callee);
+
+			p->cg[g].nr_files++;
+			group_of_file[i] = g;
+		} else {
+			size_t g = group_of(b, image, app, cls_of_file[i]);
+
+			p->groups[g].nr_files++;
+			group_of_file[i] = g;
+		}
+	}
+	for (i = 0; i < p->nr_groups; i++) {
+		p->groups[i].files = op_xcalloc(p->groups[i].nr_files,
+						sizeof(*p->groups[i].files));
+		p->groups[i].nr_files = 0;
+		p->images[p->groups[i].image].nr_groups++;
+	}
+	for (i = 0; i < p->nr_cg; i++) {
+		p->cg[i].files = op_xcalloc(p->cg[i].nr_files, sizeof(*p->cg[i].files));
+		p->cg[i].nr_files = 0;
+	}
+	for (i = 0; i < list->nr; i++) {
+		const struct pp_sample_file *f = &list->files[i];
+
+		if (f->name.is_cg) {
+			struct pp_cg_group *g = &p->cg[group_of_file[i]];
+
+			g->files[g->nr_files++] = f;
+		} else {
+			struct pp_group *g = &p->groups[group_of_file[i]];
+
+			g->files[g->nr_files++] = f;
+		}
+	}
+	for (i = 0; i < p->nr_images; i++) {
+		if (p->images[i].nr_groups)
+			p->images[i].groups = op_xcalloc(p->images[i].nr_groups,
+							 sizeof(size_t));
+		p->images[i].nr_groups = 0;
+	}
+	for (i = 0; i < p->nr_groups; i++) {
+		struct pp_image *im = &p->images[p->groups[i].image];
+
+		im->groups[im->nr_groups++] = i;
+	}
+	free(group_of_file);
+}
+
+/* kernel flag and mtime of each image, from a plain file of it */
+static void read_image_headers(struct pp_profile *p)
+{
+	size_t *cg_of = op_xcalloc(p->nr_images + 1, sizeof(*cg_of));
+	size_t i;
+
+	/* an image with only {cg} files as the caller: its first such group */
+	for (i = p->nr_cg; i-- > 0;)
+		cg_of[p->cg[i].caller] = i + 1;
+	for (i = 0; i < p->nr_images; i++) {
+		struct pp_image *im = &p->images[i];
+		const char *path = NULL;
+		struct opd_header h;
+
+		if (im->nr_groups)
+			path = p->groups[im->groups[0]].files[0]->path;
+		else if (cg_of[i])
+			path = p->cg[cg_of[i] - 1].files[0]->path;
+		if (path && !odb_header_read(AT_FDCWD, path, &h)) {
+			im->is_kernel = h.is_kernel != 0;
+			im->mtime = h.mtime;
+		} else {
+			im->is_kernel = im->id.kind == ODB_IMAGE_KERNEL;
+		}
+	}
+	free(cg_of);
+}
+
 int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 		     unsigned merge, const struct pp_sym_opts *sym_opts,
 		     struct op_err *err)
 {
-	struct id_index images = { OP_HMAP_INIT }, apps = { OP_HMAP_INIT };
-	struct op_hmap groups = OP_HMAP_INIT;
+	struct build b = { .p = p };
 	size_t *cls_of_file, i;
 	int ret;
 
@@ -519,14 +694,14 @@ int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 		op_err_set(err, "no sample files");
 		return PP_PROFILE_ERR_EMPTY;
 	}
+	/* classes and axes from the names alone: no file is opened before */
 	cls_of_file = op_xcalloc(list->nr, sizeof(*cls_of_file));
 	for (i = 0; i < list->nr; i++) {
 		struct pp_template t = template_of(&list->files[i].name, merge);
 
-		cls_of_file[i] = class_of(p, &t, &list->files[i]);
+		cls_of_file[i] = class_of(&b, &t, &list->files[i]);
 	}
-	sort_classes(p, cls_of_file, list->nr,
-		     merge & PP_CLASSES_XML ? cmp_template_xml : cmp_template);
+	sort_classes(p, cls_of_file, list->nr, merge & PP_CLASSES_XML);
 	ret = find_axis(p, err);
 	if (ret && (merge & PP_CLASSES_XML)) {
 		/* XML shows every axis at once */
@@ -539,59 +714,10 @@ int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 	ret = read_class_headers(p, list, cls_of_file, err);
 	if (ret)
 		goto out;
-	for (i = 0; i < list->nr; i++) {
-		const struct pp_sample_file *f = &list->files[i];
-		const struct odb_image_id *app_id = merge & PP_MERGE_LIB ?
-			&f->name.image : &f->name.app;
-		size_t app = app_of(p, &apps, app_id);
-		size_t image = image_of(p, &images, &f->name.image);
-
-		if (f->name.is_cg) {
-			size_t callee = image_of(p, &images, &f->name.cg);
-			struct pp_cg_group *g = cg_group_of(p, app, cls_of_file[i],
-							    image, callee);
-
-			add_file(&g->files, &g->nr_files, f);
-		} else {
-			struct pp_group *g = group_of(p, &groups, image, app,
-						      cls_of_file[i]);
-
-			add_file(&g->files, &g->nr_files, f);
-		}
-	}
-	for (i = 0; i < p->nr_groups; i++) {
-		struct pp_image *im = &p->images[p->groups[i].image];
-
-		im->groups = op_xreallocarray(im->groups, im->nr_groups + 1,
-					      sizeof(*im->groups));
-		im->groups[im->nr_groups++] = i;
-	}
-	for (i = 0; i < p->nr_images; i++) {
-		struct pp_image *im = &p->images[i];
-		const char *path = NULL;
-		struct opd_header h;
-		size_t k;
-
-		/* kernel flag and mtime from any plain file of the image */
-		if (im->nr_groups)
-			path = p->groups[im->groups[0]].files[0]->path;
-		for (k = 0; !path && k < p->nr_cg; k++)
-			if (p->cg[k].caller == i)
-				path = p->cg[k].files[0]->path;
-		if (path && !odb_header_read(path, &h)) {
-			im->is_kernel = h.is_kernel != 0;
-			im->mtime = h.mtime;
-		} else {
-			im->is_kernel = im->id.kind == ODB_IMAGE_KERNEL;
-		}
-	}
+	group_files(&b, list, cls_of_file);
+	read_image_headers(p);
 out:
-	op_hmap_for_each(&images.map, free_slot, NULL);
-	op_hmap_for_each(&apps.map, free_slot, NULL);
-	op_hmap_for_each(&groups, free_slot, NULL);
-	op_hmap_release(&images.map);
-	op_hmap_release(&apps.map);
-	op_hmap_release(&groups);
+	build_release(&b);
 	free(cls_of_file);
 	if (ret)
 		pp_profile_release(p);

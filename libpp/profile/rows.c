@@ -2,6 +2,7 @@
 /* Summing samples into symbol rows (see pp_rows.h). */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,16 +17,27 @@ static uint64_t row_hash(size_t image, size_t app, const struct pp_sym *sym)
 			       (uint64_t)(uintptr_t)sym);
 }
 
+/* index values: a row index + 1 (NULL is "none") */
+static void *idx_val(size_t i)
+{
+	return (void *)(uintptr_t)(i + 1);
+}
+
+static size_t val_idx(const void *v)
+{
+	return (size_t)(uintptr_t)v - 1;
+}
+
 struct pp_row *pp_rows_find(const struct pp_rows *r, size_t image, size_t app,
 			    const struct pp_sym *sym)
 {
 	uint64_t h = row_hash(image, app, sym);
 	struct op_hmap_iter it;
-	size_t *slot;
+	void *v;
 
-	for (slot = op_hmap_first(&r->index, h, &it); slot;
-	     slot = op_hmap_next(&r->index, h, &it)) {
-		struct pp_row *row = &r->rows[*slot];
+	for (v = op_hmap_first(&r->index, h, &it); v;
+	     v = op_hmap_next(&r->index, h, &it)) {
+		struct pp_row *row = &r->rows[val_idx(v)];
 
 		if (row->image == image && row->app == app && row->sym == sym)
 			return row;
@@ -33,48 +45,75 @@ struct pp_row *pp_rows_find(const struct pp_rows *r, size_t image, size_t app,
 	return NULL;
 }
 
+/* zeroed counts for one more row, from the current chunk */
+static uint64_t *new_counts(struct pp_rows *r)
+{
+	size_t in_chunk = r->nr % PP_ROWS_CHUNK;
+
+	if (!in_chunk) {
+		r->chunks = op_xreallocarray(r->chunks, r->nr / PP_ROWS_CHUNK + 1,
+					     sizeof(*r->chunks));
+		r->chunks[r->nr / PP_ROWS_CHUNK] =
+			op_xcalloc((size_t)PP_ROWS_CHUNK * r->nr_classes,
+				   sizeof(uint64_t));
+	}
+	return r->chunks[r->nr / PP_ROWS_CHUNK] + in_chunk * r->nr_classes;
+}
+
 /*
- * Rows and their count arrays grow in chunks; rows are addressed by index
- * (the index map stores a pointer to the index, kept in the row itself).
+ * Rows grow by doubling and are addressed by index (the index map stores
+ * index + 1), so growing moves no map entry; their counts come from
+ * chunks that never move.
  */
 struct pp_row *pp_rows_get(struct pp_rows *r, size_t image, size_t app,
 			   const struct pp_sym *sym)
 {
-	size_t *alloc = &r->alloc;
 	struct pp_row *row = pp_rows_find(r, image, app, sym);
 
 	if (row)
 		return row;
-	if (r->nr == *alloc) {
-		size_t i;
-
-		*alloc = *alloc ? *alloc * 2 : 256;
-		r->rows = op_xreallocarray(r->rows, *alloc, sizeof(*r->rows));
-		/* the index map points into rows: rebuild it */
-		op_hmap_release(&r->index);
-		for (i = 0; i < r->nr; i++)
-			if (op_hmap_insert(&r->index, row_hash(r->rows[i].image,
-							       r->rows[i].app,
-							       r->rows[i].sym),
-					   &r->rows[i].index))
-				op_die(1, "out of memory");
+	if (r->nr == r->alloc) {
+		r->alloc = r->alloc ? r->alloc * 2 : 256;
+		r->rows = op_xreallocarray(r->rows, r->alloc, sizeof(*r->rows));
 	}
 	row = &r->rows[r->nr];
 	row->image = image;
 	row->app = app;
 	row->sym = sym;
-	row->counts = op_xcalloc(r->nr_classes, sizeof(*row->counts));
-	row->index = r->nr++;
-	if (op_hmap_insert(&r->index, row_hash(image, app, sym), &row->index))
+	row->counts = new_counts(r);
+	row->index = r->nr;
+	if (op_hmap_insert(&r->index, row_hash(image, app, sym), idx_val(r->nr)))
 		op_die(1, "out of memory");
+	r->nr++;
 	return row;
 }
 
-/* index of the first symbol whose end is above key */
-static size_t first_sym_after(const struct pp_symtab *t, uint64_t key)
+/*
+ * The index of the first symbol at or after s whose end is above key
+ * (keys come in increasing order): a galloping search from s, so keys
+ * close together cost a step and keys far apart a binary search over the
+ * gap, never a walk over the symbols between.
+ */
+static size_t next_sym(const struct pp_symtab *t, size_t s, uint64_t key)
 {
-	size_t lo = 0, hi = t->nr;
+	size_t lo = s, hi, step = 1;
 
+	if (lo >= t->nr || t->syms[lo].end > key)
+		return lo;
+	/* syms[lo].end <= key: find hi with syms[hi].end > key (or nr) */
+	for (;;) {
+		hi = lo + step;
+		if (hi >= t->nr) {
+			hi = t->nr;
+			break;
+		}
+		if (t->syms[hi].end > key)
+			break;
+		lo = hi;
+		step *= 2;
+	}
+	/* syms[lo].end <= key < syms[hi].end: the first above is in (lo, hi] */
+	lo++;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -93,19 +132,12 @@ static void add_group(struct pp_rows *r, const struct pp_group *g,
 	struct pp_row *row = NULL;
 	const struct pp_sym *cur = NULL;
 	size_t s = 0, k;
-	/* few keys against a big table: binary searches beat a walk */
-	bool search = g->nr_kc * 20 < t->nr;
 
 	for (k = 0; k < g->nr_kc; k++) {
 		uint64_t key = g->kc[k].key;
 		const struct pp_sym *sym;
 
-		if (search) {
-			s = first_sym_after(t, key);
-		} else {
-			while (s < t->nr && t->syms[s].end <= key)
-				s++;
-		}
+		s = next_sym(t, s, key);
 		sym = s < t->nr && t->syms[s].start <= key ? &t->syms[s] : NULL;
 		if (!sym) {
 			r->outside[g->cls] += g->kc[k].count;
@@ -193,8 +225,9 @@ void pp_rows_release(struct pp_rows *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nr; i++)
-		free(r->rows[i].counts);
+	for (i = 0; i * PP_ROWS_CHUNK < r->nr; i++)
+		free(r->chunks[i]);
+	free(r->chunks);
 	free(r->rows);
 	free(r->totals);
 	free(r->outside);
@@ -218,17 +251,45 @@ static size_t lower_bound(const struct pp_group *g, uint64_t key)
 	return lo;
 }
 
+/*
+ * A row's keys, when one group of its image holds them all (one class,
+ * the usual case): that group's keys inside the symbol, without a merge.
+ */
+static void one_group_keys(const struct pp_group *g, const struct pp_row *row,
+			   uint64_t *counts,
+			   void (*fn)(void *data, uint64_t key, const uint64_t *counts),
+			   void *data)
+{
+	size_t k;
+
+	for (k = lower_bound(g, row->sym->start);
+	     k < g->nr_kc && g->kc[k].key < row->sym->end; k++) {
+		counts[g->cls] = g->kc[k].count;
+		fn(data, g->kc[k].key, counts);
+	}
+}
+
+/* room for this many groups and classes without allocating */
+#define FEW 16
+
 void pp_rows_for_each_key(struct pp_profile *p, const struct pp_rows *r,
 			  const struct pp_row *row,
 			  void (*fn)(void *data, uint64_t key, const uint64_t *counts),
 			  void *data)
 {
 	const struct pp_image *im = &p->images[row->image];
+	size_t few_pos[FEW];
+	const struct pp_group *few_gs[FEW];
+	uint64_t few_counts[FEW];
 	size_t nr = 0, k, c;
-	size_t *pos = op_xcalloc(im->nr_groups, sizeof(*pos));
-	const struct pp_group **gs = op_xcalloc(im->nr_groups, sizeof(*gs));
-	uint64_t *counts = op_xcalloc(r->nr_classes, sizeof(*counts));
+	size_t *pos = im->nr_groups <= FEW ? few_pos :
+		      op_xcalloc(im->nr_groups, sizeof(*pos));
+	const struct pp_group **gs = im->nr_groups <= FEW ? few_gs :
+				     op_xcalloc(im->nr_groups, sizeof(*gs));
+	uint64_t *counts = r->nr_classes <= FEW ? few_counts :
+			   op_xcalloc(r->nr_classes, sizeof(*counts));
 
+	memset(counts, 0, r->nr_classes * sizeof(*counts));
 	for (k = 0; k < im->nr_groups; k++) {
 		const struct pp_group *g = &p->groups[im->groups[k]];
 
@@ -236,6 +297,10 @@ void pp_rows_for_each_key(struct pp_profile *p, const struct pp_rows *r,
 			continue;
 		gs[nr] = g;
 		pos[nr++] = lower_bound(g, row->sym->start);
+	}
+	if (nr == 1) {
+		one_group_keys(gs[0], row, counts, fn, data);
+		goto out;
 	}
 	/* a merge over the groups' sorted keys inside the symbol */
 	for (;;) {
@@ -261,7 +326,11 @@ void pp_rows_for_each_key(struct pp_profile *p, const struct pp_rows *r,
 		}
 		fn(data, key, counts);
 	}
-	free(pos);
-	free(gs);
-	free(counts);
+out:
+	if (pos != few_pos)
+		free(pos);
+	if (gs != few_gs)
+		free(gs);
+	if (counts != few_counts)
+		free(counts);
 }

@@ -149,27 +149,47 @@ char *pp_session_path(const struct pp_session_dir *sd, const char *name)
 
 /* --- the walk ----------------------------------------------------------- */
 
-struct walk {
-	const struct pp_spec *spec;	/* NULL: keep every file */
-	const char *session;		/* its name, as the spec gives it */
-	struct pp_file_list *list;
-	struct op_err *err;
-};
+/*
+ * A session of a system-wide run holds tens of thousands of sample files,
+ * each in a directory chain of its own ({root}/APP/{dep}/{root}/IMAGE/),
+ * so the walk does little per directory: each is opened relative to its
+ * parent (no walk of the whole path by the kernel), read with
+ * getdents64() into one buffer, and its entries go on one stack of names
+ * shared by all levels (no allocation per entry).  A directory stays open
+ * while its children are walked, up to OPEN_DEPTH levels; deeper ones are
+ * opened by their full path, which is always kept.
+ */
+#define OPEN_DEPTH 32
+#define DIRENT_BUF (32 << 10)
 
 enum entry_type { ENTRY_DIR, ENTRY_FILE, ENTRY_OTHER };
 
 struct entry {
-	char *name;
+	size_t name;		/* offset in walk.names */
 	enum entry_type type;
 };
 
-static int cmp_entry(const void *a, const void *b)
+struct walk {
+	const struct pp_spec *spec;	/* NULL: keep every file */
+	const char *session;		/* its name, as the spec gives it */
+	struct pp_file_list *list;
+	size_t alloc;			/* list->files allocated */
+	struct op_err *err;
+	struct op_strbuf path;		/* the path being walked */
+	size_t rel;			/* where the session-relative part starts */
+	struct op_strbuf names;		/* entry names of every open level */
+	struct entry *ents;		/* a stack: each level's entries */
+	size_t nr_ents, alloc_ents;
+	char *dirents;			/* getdents64() buffer */
+};
+
+static void check_strbuf(const struct op_strbuf *sb)
 {
-	return strcmp(((const struct entry *)a)->name,
-		      ((const struct entry *)b)->name);
+	if (op_strbuf_failed(sb))
+		op_die(1, "out of memory");
 }
 
-static enum entry_type entry_type(int dfd, const struct dirent *de)
+static enum entry_type entry_type(int dfd, const struct dirent64 *de)
 {
 	struct stat st;
 
@@ -184,49 +204,44 @@ static enum entry_type entry_type(int dfd, const struct dirent *de)
 	       S_ISREG(st.st_mode) ? ENTRY_FILE : ENTRY_OTHER;
 }
 
-/* the entries of path, sorted; *nr of them */
-static int read_entries(const char *path, struct entry **entries, size_t *nr)
+/* push the entries of the open directory fd on the stack */
+static int read_entries(struct walk *w, int fd)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct entry *v = NULL;
-	struct dirent *de;
-	size_t n = 0;
-	DIR *dir;
+	for (;;) {
+		ssize_t n = getdents64(fd, w->dirents, DIRENT_BUF), off;
 
-	*entries = NULL;
-	*nr = 0;
-	if (fd < 0)
-		return -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
-	while ((errno = 0, de = readdir(dir))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (n < 0 && errno == EINTR)
 			continue;
-		v = op_xreallocarray(v, n + 1, sizeof(*v));
-		v[n].name = op_xstrdup(de->d_name);
-		v[n].type = entry_type(dirfd(dir), de);
-		n++;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		for (off = 0; off < n;) {
+			const struct dirent64 *de = (const void *)(w->dirents + off);
+			const char *name = de->d_name;
+
+			off += de->d_reclen;
+			if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+				continue;
+			if (w->nr_ents == w->alloc_ents) {
+				w->alloc_ents = w->alloc_ents ? w->alloc_ents * 2 : 64;
+				w->ents = op_xreallocarray(w->ents, w->alloc_ents,
+							   sizeof(*w->ents));
+			}
+			w->ents[w->nr_ents].name = w->names.len;
+			w->ents[w->nr_ents].type = entry_type(fd, de);
+			w->nr_ents++;
+			op_strbuf_add(&w->names, name, strlen(name) + 1);
+			check_strbuf(&w->names);
+		}
 	}
-	closedir(dir);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_entry);
-	*entries = v;
-	*nr = n;
-	return 0;
 }
 
-static void free_entries(struct entry *v, size_t nr)
+/* for qsort_r(): names is the names buffer the offsets are in */
+static int cmp_entry(const void *a, const void *b, void *names)
 {
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i].name);
-	free(v);
+	return strcmp((const char *)names + ((const struct entry *)a)->name,
+		      (const char *)names + ((const struct entry *)b)->name);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -258,10 +273,11 @@ static void add_bad(struct pp_file_list *list, const char *path,
 	list->nr_bad++;
 }
 
-/* one file below {root} or {kern}: rel is relative to the session */
-static void add_file(struct walk *w, const char *path, const char *rel)
+/* the file at w->path, below {root} or {kern} */
+static void add_file(struct walk *w)
 {
 	struct pp_file_list *list = w->list;
+	const char *path = w->path.buf, *rel = path + w->rel;
 	struct op_err err = { "" };
 	struct pp_sample_file *f;
 	struct odb_name name;
@@ -278,56 +294,89 @@ static void add_file(struct walk *w, const char *path, const char *rel)
 		odb_name_release(&name);
 		return;
 	}
-	list->files = op_xreallocarray(list->files, list->nr + 1,
-				       sizeof(*list->files));
+	if (list->nr == w->alloc) {
+		w->alloc = w->alloc ? w->alloc * 2 : 64;
+		list->files = op_xreallocarray(list->files, w->alloc,
+					       sizeof(*list->files));
+	}
 	f = &list->files[list->nr++];
-	f->path = op_xstrdup(path);
+	f->path = op_xstrndup(path, w->path.len);
 	f->session = op_xstrdup(w->session);
 	f->name = name;
 }
 
 /*
- * Walk the directory path (rel below the session, "" at the top).  samples:
- * whether the files below are sample files ({root}/ or {kern}/ trees).
+ * Walk the directory at w->path, named name in the open directory parent
+ * (parent < 0: open it by its path).  depth: 0 for the session itself.
+ * samples: whether the files below are sample files ({root}/ or {kern}/
+ * trees).
  */
-static int walk_dir(struct walk *w, const char *path, const char *rel,
+static int walk_dir(struct walk *w, int parent, const char *name, unsigned depth,
 		    bool samples)
 {
-	struct op_strbuf sub = OP_STRBUF_INIT, subrel = OP_STRBUF_INIT;
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	size_t from = w->nr_ents, names_from = w->names.len, path_len = w->path.len, i;
 	char q[QUOTE_SIZE];
-	struct entry *v;
-	size_t nr, i;
-	int ret;
+	int fd, ret;
 
-	ret = read_entries(path, &v, &nr);
+	fd = parent >= 0 ? openat(parent, name, flags) : open(w->path.buf, flags);
+	ret = fd < 0 ? -errno : read_entries(w, fd);
 	if (ret) {
 		op_err_set(w->err, "cannot read '%s': %s",
-			   op_quote(q, sizeof(q), path), op_strerror(ret));
-		return ret;
+			   op_quote(q, sizeof(q), w->path.buf), op_strerror(ret));
+		goto out;
 	}
-	for (i = 0; i < nr && !ret; i++) {
-		bool top = !*rel;
+	if (w->nr_ents > from)
+		qsort_r(w->ents + from, w->nr_ents - from, sizeof(*w->ents),
+			cmp_entry, w->names.buf);
+	if (depth >= OPEN_DEPTH) {
+		close(fd);
+		fd = -1;
+	}
+	for (i = from; i < w->nr_ents && !ret; i++) {
+		/* w->names may move as deeper levels push their names */
+		enum entry_type type = w->ents[i].type;
+		const char *sub;
 
-		op_strbuf_reset(&sub);
-		op_strbuf_reset(&subrel);
-		op_strbuf_addf(&sub, "%s/%s", path, v[i].name);
-		if (!top)
-			op_strbuf_addf(&subrel, "%s/", rel);
-		op_strbuf_addstr(&subrel, v[i].name);
-		if (op_strbuf_failed(&sub) || op_strbuf_failed(&subrel))
-			op_die(1, "out of memory");
-		if (v[i].type == ENTRY_DIR)
-			ret = walk_dir(w, sub.buf, subrel.buf, top ?
-				       !strcmp(v[i].name, "{root}") ||
-				       !strcmp(v[i].name, "{kern}") : samples);
-		else if (v[i].type == ENTRY_FILE && samples)
-			add_file(w, sub.buf, subrel.buf);
+		op_strbuf_setlen(&w->path, path_len);
+		op_strbuf_addch(&w->path, '/');
+		op_strbuf_addstr(&w->path, w->names.buf + w->ents[i].name);
+		check_strbuf(&w->path);
+		if (!depth)
+			w->rel = path_len + 1;
+		sub = w->path.buf + path_len + 1;
+		if (type == ENTRY_DIR)
+			ret = walk_dir(w, fd, sub, depth + 1, depth ?
+				       samples : !strcmp(sub, "{root}") ||
+						 !strcmp(sub, "{kern}"));
+		else if (type == ENTRY_FILE && samples)
+			add_file(w);
 		else
 			w->list->nr_other++;
 	}
-	op_strbuf_release(&sub);
-	op_strbuf_release(&subrel);
-	free_entries(v, nr);
+	op_strbuf_setlen(&w->path, path_len);
+out:
+	if (fd >= 0)
+		close(fd);
+	w->nr_ents = from;
+	op_strbuf_setlen(&w->names, names_from);
+	return ret;
+}
+
+/* walk the session directory dir, adding to w->list */
+static int walk_session(struct walk *w, const char *dir)
+{
+	int ret;
+
+	op_strbuf_addstr(&w->path, dir);
+	check_strbuf(&w->path);
+	w->rel = w->path.len;
+	w->dirents = op_xmalloc(DIRENT_BUF);
+	ret = walk_dir(w, -1, dir, 0, false);
+	free(w->dirents);
+	free(w->ents);
+	op_strbuf_release(&w->names);
+	op_strbuf_release(&w->path);
 	return ret;
 }
 
@@ -347,13 +396,15 @@ static int list_sessions(const struct pp_session_dir *sd,
 {
 	const struct pp_spec_list *sessions = pp_spec_sessions(spec);
 	char **seen = op_xcalloc(sessions->nr + 1, sizeof(*seen));
-	size_t i, nr_seen = 0;
+	size_t i, nr_seen = 0, alloc = 0;
 	int ret = 0;
 
 	memset(list, 0, sizeof(*list));
 	for (i = 0; i < sessions->nr && !ret; i++) {
 		const char *name = sessions->items[i];
-		struct walk w = { filter ? spec : NULL, name, list, err };
+		struct walk w = { .spec = filter ? spec : NULL, .session = name,
+				  .list = list, .alloc = alloc, .err = err,
+				  .path = OP_STRBUF_INIT, .names = OP_STRBUF_INIT };
 		char q[QUOTE_SIZE], qp[QUOTE_SIZE], *path, *real;
 
 		if (contains(spec->session_exclude.items,
@@ -370,7 +421,8 @@ static int list_sessions(const struct pp_session_dir *sd,
 			free(real);	/* the same directory under two names */
 		} else {
 			seen[nr_seen++] = real;
-			ret = walk_dir(&w, real, "", false);
+			ret = walk_session(&w, real);
+			alloc = w.alloc;
 		}
 		free(path);
 	}

@@ -5,9 +5,10 @@
  * PT_LOAD segments), and read .symtab or .dynsym into candidates.
  *
  * The file is mapped with ELF_C_READ_MMAP and never copied: symbol
- * entries are read in place and names point into the mapped string
- * table, so a table of 100 000 symbols costs one pass and no string
- * copies.  The descriptor is closed once libelf has the mapping.
+ * entries are read in place, by index (struct pp_elf_table), and names
+ * point into the mapped string table, so a table of 100 000 symbols
+ * costs no copy of its entries or names.  The descriptor is closed once
+ * libelf has the mapping.
  */
 #include "config.h"
 
@@ -23,14 +24,6 @@
 #include "libpp/symbols/symbols_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_strbuf.h"
-
-/* what a symbol needs to know about the section it is in */
-struct sec_info {
-	uint64_t addr;
-	uint64_t size;
-	const char *name;
-	bool code;		/* executable, and not an ignored vma-0 section */
-};
 
 static void note_build_id(struct pp_elf *e, Elf_Scn *scn)
 {
@@ -273,112 +266,191 @@ static bool ignored_name(const char *name)
 	}
 }
 
-static const char *unnamed(struct pp_strpool *pool, const char *section)
+/* "??SECTION", the name of unnamed symbols in section i, made once */
+static const char *unnamed(struct pp_elf_table *t, size_t i)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
 
-	op_strbuf_addf(&sb, "??%s", section);
-	return pp_strpool_adopt(pool, op_strbuf_detach(&sb));
+	if (t->unnamed[i])
+		return t->unnamed[i];
+	op_strbuf_addf(&sb, "??%s", t->secs[i].name);
+	t->unnamed[i] = pp_strpool_adopt(t->pool, op_strbuf_detach(&sb));
+	return t->unnamed[i];
 }
 
-struct strtab {
-	const char *buf;
-	size_t size;
-	bool terminated;	/* ends with a NUL: no per-name check needed */
-};
-
-static const char *strtab_name(const struct strtab *s, size_t off)
+static const char *strtab_name(const struct pp_elf_table *t, size_t off)
 {
-	if (off >= s->size)
+	if (off >= t->str_size)
 		return NULL;
-	if (!s->terminated && !memchr(s->buf + off, '\0', s->size - off))
+	if (!t->str_terminated && !memchr(t->str + off, '\0', t->str_size - off))
 		return NULL;
-	return s->buf + off;
+	return t->str + off;
 }
 
-static int collect(const struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
-		   struct pp_cands *out, struct pp_strpool *pool)
+int pp_elf_table_open(const struct pp_elf *e, bool dynsym,
+		      struct pp_strpool *pool, struct pp_elf_table *t)
 {
-	Elf_Data *data = elf_getdata(scn, NULL), *xdata, *sdata;
-	size_t i, nr, nsec = 0, entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT);
-	Elf_Scn *strscn = elf_getscn(e->elf, sh->sh_link);
-	bool arm = false;
-	struct sec_info *secs;
-	struct strtab str;
+	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Data *data, *sdata, *xdata;
+	Elf_Scn *scn, *strscn;
+	GElf_Shdr sh;
 	GElf_Ehdr eh;
-	int ret = -EIO;
 
+	memset(t, 0, sizeof(*t));
+	t->e = e;
+	t->pool = pool;
+	scn = find_table(e->elf, dynsym ? SHT_DYNSYM : SHT_SYMTAB, &sh);
+	if (!scn)
+		return -ENOENT;
+	data = elf_getdata(scn, NULL);
+	strscn = elf_getscn(e->elf, sh.sh_link);
 	if (!data || !strscn || !entsize || !(sdata = elf_getdata(strscn, NULL)))
 		return -EIO;
-	str.buf = sdata->d_buf;
-	str.size = sdata->d_buf ? sdata->d_size : 0;
-	str.terminated = str.size && str.buf[str.size - 1] == '\0';
+	if (data->d_type != ELF_T_SYM || !data->d_buf)
+		return -EIO;
+	t->entries = data->d_buf;
+	t->str = sdata->d_buf;
+	t->str_size = sdata->d_buf ? sdata->d_size : 0;
+	t->str_terminated = t->str_size && t->str[t->str_size - 1] == '\0';
+	t->is64 = gelf_getclass(e->elf) == ELFCLASS64;
 	if (gelf_getehdr(e->elf, &eh))
-		arm = eh.e_machine == EM_ARM;
+		t->arm = eh.e_machine == EM_ARM;
 	xdata = find_shndx(e->elf, elf_ndxscn(scn));
-	nr = data->d_size / entsize;
-	secs = section_table(e->elf, &nsec);
-	if (!secs)
+	if (xdata && xdata->d_buf) {
+		t->xndx = xdata->d_buf;
+		t->nr_x = xdata->d_size / sizeof(Elf32_Word);
+		t->has_xndx = true;
+	} else if (xdata) {
+		t->has_xndx = true;	/* an empty index: every entry is past it */
+	}
+	t->nr = data->d_size / entsize;
+	t->secs = section_table(e->elf, &t->nr_secs);
+	if (!t->secs)
 		return -ENOMEM;
-	if (nr > 1 && pp_cands_reserve(out, nr - 1)) {
-		ret = -ENOMEM;
-		goto out_free;
+	t->unnamed = op_calloc(t->nr_secs + 1, sizeof(*t->unnamed));
+	if (!t->unnamed) {
+		pp_elf_table_close(t);
+		return -ENOMEM;
 	}
-	for (i = 1; i < nr; i++) {
-		struct pp_sym_cand *c;
-		const char *name;
-		GElf_Word xndx = 0;
-		size_t shndx;
-		GElf_Sym sym;
-		int type;
-
-		if (!gelf_getsymshndx(data, xdata, (int)i, &sym, &xndx))
-			goto out_free;
-		type = GELF_ST_TYPE(sym.st_info);
-		if (type == STT_SECTION || type == STT_FILE || type == STT_TLS)
-			continue;
-		shndx = sym.st_shndx;
-		if (shndx == SHN_XINDEX)
-			shndx = xndx;
-		else if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
-			continue;
-		if (shndx >= nsec || !secs[shndx].code)
-			continue;
-		name = strtab_name(&str, sym.st_name);
-		if (!name || ignored_name(name))
-			continue;
-		if (!*name && !(name = unnamed(pool, secs[shndx].name))) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
-		c = &out->v[out->nr++];
-		c->vma = sym.st_value;
-		if (arm && type == STT_FUNC)
-			c->vma &= ~(uint64_t)1;	/* the Thumb bit */
-		c->size = sym.st_size;
-		c->limit = secs[shndx].addr + secs[shndx].size;
-		c->start = 0;
-		c->name = name;
-		c->bind = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? PP_BIND_LOCAL :
-			  GELF_ST_BIND(sym.st_info) == STB_WEAK ? PP_BIND_WEAK :
-			  PP_BIND_GLOBAL;
-		c->boundary = false;
-	}
-	ret = 0;
-out_free:
-	free(secs);
-	return ret;
+	return 0;
 }
 
-int pp_elf_symbols(const struct pp_elf *e, bool dynsym, struct pp_cands *out,
-		   struct pp_strpool *pool)
+void pp_elf_table_close(struct pp_elf_table *t)
 {
-	GElf_Shdr sh;
-	Elf_Scn *scn = find_table(e->elf, dynsym ? SHT_DYNSYM : SHT_SYMTAB, &sh);
+	if (!t)
+		return;
+	free(t->secs);
+	free(t->unnamed);
+	t->secs = NULL;
+	t->unnamed = NULL;
+}
 
-	if (!scn)
+/* one symbol table entry, read from either class */
+struct sym_entry {
+	uint64_t value, size;
+	uint32_t name;
+	unsigned char info;
+	uint16_t shndx;
+};
+
+/*
+ * Entry i of the table in libelf's memory form (an array of Elf64_Sym or
+ * Elf32_Sym): read in place, without a library call per entry.
+ */
+static void sym_entry(const struct pp_elf_table *t, size_t i, struct sym_entry *s)
+{
+	if (t->is64) {
+		const Elf64_Sym *y = (const Elf64_Sym *)t->entries + i;
+
+		s->value = y->st_value;
+		s->size = y->st_size;
+		s->name = y->st_name;
+		s->info = y->st_info;
+		s->shndx = y->st_shndx;
+	} else {
+		const Elf32_Sym *y = (const Elf32_Sym *)t->entries + i;
+
+		s->value = y->st_value;
+		s->size = y->st_size;
+		s->name = y->st_name;
+		s->info = y->st_info;
+		s->shndx = y->st_shndx;
+	}
+}
+
+const void *pp_elf_table_entry(const struct pp_elf_table *t, size_t i)
+{
+	return t->is64 ? (const void *)((const Elf64_Sym *)t->entries + i) :
+			 (const void *)((const Elf32_Sym *)t->entries + i);
+}
+
+/* the section index of entry sym (i), SHN_XINDEX resolved */
+static size_t entry_shndx(const struct pp_elf_table *t, size_t i,
+			  const struct sym_entry *sym)
+{
+	if (sym->shndx == SHN_XINDEX)
+		return t->has_xndx ? t->xndx[i] : 0;
+	return sym->shndx;
+}
+
+/* the fields of a candidate from its entry, name and section */
+static void fill_cand(const struct pp_elf_table *t, const struct sym_entry *sym,
+		      size_t shndx, const char *name, struct pp_sym_cand *c)
+{
+	int bind = GELF_ST_BIND(sym->info);
+
+	c->vma = sym->value;
+	if (t->arm && GELF_ST_TYPE(sym->info) == STT_FUNC)
+		c->vma &= ~(uint64_t)1;	/* the Thumb bit */
+	c->size = sym->size;
+	c->limit = t->secs[shndx].addr + t->secs[shndx].size;
+	c->start = 0;
+	c->name = name;
+	c->bind = bind == STB_LOCAL ? PP_BIND_LOCAL :
+		  bind == STB_WEAK ? PP_BIND_WEAK : PP_BIND_GLOBAL;
+	c->boundary = false;
+}
+
+int pp_elf_table_cand(struct pp_elf_table *t, size_t i, struct pp_sym_cand *c)
+{
+	struct sym_entry sym;
+	const char *name;
+	size_t shndx;
+	int type;
+
+	sym_entry(t, i, &sym);
+	/* a section-index table shorter than the symbols: corrupt */
+	if (t->has_xndx && i >= t->nr_x)
+		return -EIO;
+	type = GELF_ST_TYPE(sym.info);
+	if (type == STT_SECTION || type == STT_FILE || type == STT_TLS)
 		return 0;
-	return collect(e, scn, &sh, out, pool);
+	if (sym.shndx != SHN_XINDEX &&
+	    (sym.shndx == SHN_UNDEF || sym.shndx >= SHN_LORESERVE))
+		return 0;
+	shndx = entry_shndx(t, i, &sym);
+	if (shndx >= t->nr_secs || !t->secs[shndx].code)
+		return 0;
+	name = strtab_name(t, sym.name);
+	if (!name || ignored_name(name))
+		return 0;
+	if (!*name && !(name = unnamed(t, shndx)))
+		return -ENOMEM;
+	fill_cand(t, &sym, shndx, name, c);
+	c->name_class = pp_name_class(name);
+	return 1;
+}
+
+void pp_elf_table_get(const struct pp_elf_table *t, size_t i, struct pp_sym_cand *c)
+{
+	struct sym_entry sym;
+	size_t shndx;
+
+	sym_entry(t, i, &sym);
+	shndx = entry_shndx(t, i, &sym);
+	/* an empty name was given its section's "??SECTION" by the check */
+	fill_cand(t, &sym, shndx, t->unnamed[shndx] && !t->str[sym.name] ?
+		  t->unnamed[shndx] : t->str + sym.name, c);
 }
 
 const struct pp_elf_load *pp_elf_find_load(const struct pp_elf *e, uint64_t vma,

@@ -71,6 +71,7 @@ int pp_kallsyms_symbols(char *text, const char *module, struct pp_cands *out,
 		c->limit = UINT64_MAX;
 		c->start = 0;
 		c->name = name;
+		c->name_class = pp_name_class(name);
 		c->bind = k.type == 't' ? PP_BIND_LOCAL :
 			  k.type == 'T' ? PP_BIND_GLOBAL : PP_BIND_WEAK;
 		c->boundary = !is_text(k.type);

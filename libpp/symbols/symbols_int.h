@@ -18,13 +18,18 @@
  * The files that read ELF files, debug files, DWARF lines and kallsyms,
  * and the ones that build tables from what they read (pp_symbols.h).
  *
- * Loading a table goes in three steps: a reader (elf_symtab.c for ELF
- * symbol tables, kallsyms.c for kallsyms text) appends candidates with
- * their addresses; symtab_load.c turns addresses into keys and drops those
- * outside the file; pp_cands_finish() (symtab_select.c) sorts them, keeps one
- * symbol per key and computes the extents.  Names are borrowed from the
- * mapped string table or the kallsyms text, never copied; the few names
- * made up here ("??.text", the artificial symbol) live in a pp_strpool.
+ * Loading a table goes in three steps: a reader gives candidates with
+ * their addresses (elf_symtab.c reads an ELF symbol table in place, by
+ * index; kallsyms.c appends kallsyms lines to a pp_cands array);
+ * symtab_load.c turns addresses into keys and drops those outside the
+ * file, keeping (key, candidate index) pairs; pp_syms_from_keys()
+ * (symtab_select.c) sorts them, keeps one symbol per key and computes the
+ * extents, reading each candidate again by its index.  No array of all
+ * candidates is built for an ELF table: for 100 000 symbols that saved
+ * 5 MB and a fifth of the load's time, most of it page faults.  Names are
+ * borrowed from the mapped string table or the kallsyms text, never
+ * copied; the few names made up here ("??.text", the artificial symbol)
+ * live in a pp_strpool.
  */
 
 /* the few strings a table owns itself */
@@ -52,8 +57,21 @@ struct pp_sym_cand {
 	uint64_t start;		/* key of vma, set by the caller of the reader */
 	const char *name;	/* borrowed */
 	uint8_t bind;		/* enum pp_bind */
+	uint8_t name_class;	/* pp_name_class(name) */
 	bool boundary;		/* only ends the symbol before it (kallsyms data) */
 };
+
+/*
+ * What alias selection asks of a name, worked out by the reader, which
+ * has the name at hand, so that choosing among aliases reads no name.
+ */
+enum pp_name_class {
+	PP_NAME_LETEXT = 1 << 0,	/* "Letext" */
+	PP_NAME_UNNAMED = 1 << 1,	/* "??..." */
+	PP_NAME_UNDERSCORE = 1 << 2,	/* starts with '_' */
+};
+
+uint8_t pp_name_class(const char *name);
 
 struct pp_cands {
 	struct pp_sym_cand *v;
@@ -66,14 +84,32 @@ int pp_cands_reserve(struct pp_cands *c, size_t extra);
 void pp_cands_release(struct pp_cands *c);
 
 /*
- * Sort c by start, keep one candidate per start (formats.md §4.2's
- * preference; of equal ones the first in c, so readers append in table
- * order), drop boundaries, compute extents and return the symbols in a
- * new array (*syms, caller frees; NULL when *nr is 0).  Starts and limits
- * must already be in key space.  c's order is kept, its sizes may change.
- * 0 or -ENOMEM.
+ * Where the candidates of one table are read from, by the index a reader
+ * gave them: a pp_cands array, or an ELF symbol table in place (no copy
+ * of 100 000 entries).  get() sets *c, start included (it may keep state
+ * in data, such as the segment of the previous candidate); prefetch() (may
+ * be NULL) says that index will be read soon.
+ */
+struct pp_cand_src {
+	void (*get)(void *data, uint64_t idx, struct pp_sym_cand *c);
+	void (*prefetch)(void *data, uint64_t idx);
+	void *data;
+};
+
+/*
+ * The symbols of a table from keys[0 .. nr) = (start, candidate index) in
+ * table order: sorted by start (keys is reordered), one candidate kept
+ * per start (formats.md §4.2's preference; of equal ones the first in
+ * table order), boundaries dropped, extents computed.  Starts and limits
+ * must be in key space.  *syms is a new array (caller frees; NULL when
+ * *nr_syms is 0).  0 or -ENOMEM.
  */
 struct pp_sym;
+struct op_kv;
+int pp_syms_from_keys(struct op_kv *keys, size_t nr, const struct pp_cand_src *src,
+		      struct pp_sym **syms, size_t *nr_syms);
+
+/* pp_syms_from_keys() of every candidate of c, in c's order */
 int pp_cands_finish(struct pp_cands *c, struct pp_sym **syms, size_t *nr);
 
 /* extent of a last symbol whose region end is unknown (kallsyms) */
@@ -116,16 +152,62 @@ void pp_elf_close(struct pp_elf *e);
 const struct pp_elf_load *pp_elf_find_load(const struct pp_elf *e, uint64_t vma,
 					   const struct pp_elf_load *hint);
 
+/* what a symbol needs to know about the section it is in */
+struct sec_info {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	bool code;		/* executable, and not an ignored vma-0 section */
+};
+
+/* the .symtab or .dynsym of an ELF file, read in place by index */
+struct pp_elf_table {
+	const struct pp_elf *e;
+	const void *entries;		/* Elf64_Sym or Elf32_Sym (libelf's memory form) */
+	size_t nr;			/* entries, 0 the null symbol */
+	const uint32_t *xndx;		/* SHT_SYMTAB_SHNDX entries, or NULL */
+	size_t nr_x;
+	bool has_xndx;			/* there is such a section */
+	bool is64, arm;
+	const char *str;		/* the string table */
+	size_t str_size;
+	bool str_terminated;		/* ends with a NUL: no per-name check */
+	struct sec_info *secs;
+	size_t nr_secs;
+	const char **unnamed;		/* "??SECTION" per section, made once */
+	struct pp_strpool *pool;	/* where those live */
+};
+
 /*
- * Append the symbols of e's .symtab (dynsym false) or .dynsym that may
- * become report symbols: defined, in an executable section, not a
- * section/file symbol, not ".L*", ARM "$a"-style or "gcc2_compiled.".
- * vma, size, limit (end of the section), name and bind are set;
- * start is left 0.  Unnamed symbols are named "??SECTION" in pool.
- * Returns 0, -EIO (a corrupt table) or -ENOMEM.
+ * Open e's .symtab (dynsym false) or .dynsym for reading by index.
+ * Returns 0, -ENOENT when there is no such table, -EIO (corrupt) or
+ * -ENOMEM; close with pp_elf_table_close() (also after a failure).
  */
-int pp_elf_symbols(const struct pp_elf *e, bool dynsym, struct pp_cands *out,
-		   struct pp_strpool *pool);
+int pp_elf_table_open(const struct pp_elf *e, bool dynsym,
+		      struct pp_strpool *pool, struct pp_elf_table *t);
+void pp_elf_table_close(struct pp_elf_table *t);
+
+/*
+ * Entry i (1 .. t->nr - 1) as a candidate that may become a report
+ * symbol: defined, in an executable section, not a section/file symbol,
+ * not ".L*", ARM "$a"-style or "gcc2_compiled.".  Sets vma, size, limit
+ * (end of the section), name and bind, start 0; unnamed symbols are named
+ * "??SECTION" in t->pool (once per section).  Returns 1, 0 when the entry
+ * is no candidate, -EIO (the table is corrupt) or -ENOMEM.  An entry that
+ * gave 1 once gives the same again, without failing.
+ */
+int pp_elf_table_cand(struct pp_elf_table *t, size_t i, struct pp_sym_cand *c);
+
+/*
+ * Entry i again, once pp_elf_table_cand() gave 1 for it: the same fields
+ * but name_class (left 0), without the checks, so the name is not read
+ * (a table's names are megabytes, read here in address order, not in
+ * table order).
+ */
+void pp_elf_table_get(const struct pp_elf_table *t, size_t i, struct pp_sym_cand *c);
+
+/* the address of entry i, to prefetch it */
+const void *pp_elf_table_entry(const struct pp_elf_table *t, size_t i);
 
 /*
  * elf_debugfile.c: open the separate debug file of e: by build-id under

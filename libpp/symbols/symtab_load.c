@@ -27,6 +27,7 @@
 #include "libpp/symbols/symbols_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
+#include "libutil/op_sort.h"
 #include "libutil/op_strbuf.h"
 
 #define PROC_KALLSYMS "/proc/kallsyms"
@@ -41,76 +42,165 @@ enum key_mode {
 };
 
 /*
- * Addresses of c->v[from..] to keys: file offsets through the PT_LOADs of
- * segs, else vma - bias.  Candidates outside the file are dropped, limits
- * are cut at the end of their segment.
+ * The key of candidate c, from its address: a file offset through the
+ * PT_LOADs of segs (its limit cut at the end of its segment), else vma -
+ * bias.  false when the candidate is outside the file (or below bias).
+ * *hint: the segment of the previous candidate (symbols cluster).
  */
-static void map_keys(struct pp_cands *c, size_t from, const struct pp_elf *segs,
-		     uint64_t bias)
+static bool map_key(struct pp_sym_cand *c, const struct pp_elf *segs, uint64_t bias,
+		    const struct pp_elf_load **hint)
 {
-	const struct pp_elf_load *l = NULL;
+	uint64_t span = c->limit > c->vma ? c->limit - c->vma : 0;
+
+	if (segs) {
+		const struct pp_elf_load *l = pp_elf_find_load(segs, c->vma, *hint);
+
+		if (!l)
+			return false;
+		*hint = l;
+		c->start = c->vma - l->vaddr + l->offset;
+		if (span > l->filesz - (c->vma - l->vaddr))
+			span = l->filesz - (c->vma - l->vaddr);
+		c->limit = c->start + span;
+		return true;
+	}
+	if (c->vma < bias)
+		return false;
+	c->start = c->vma - bias;
+	if (c->limit != UINT64_MAX)
+		c->limit = c->start + span;
+	return true;
+}
+
+/* keys for c->v[from..] (vma - bias); those below bias are dropped */
+static void map_keys(struct pp_cands *c, size_t from, uint64_t bias)
+{
+	const struct pp_elf_load *hint = NULL;
 	size_t i, w = from;
 
 	for (i = from; i < c->nr; i++) {
-		struct pp_sym_cand s = c->v[i];
-		uint64_t span = s.limit > s.vma ? s.limit - s.vma : 0;
-
-		if (segs) {
-			l = pp_elf_find_load(segs, s.vma, l);
-			if (!l)
-				continue;
-			s.start = s.vma - l->vaddr + l->offset;
-			if (span > l->filesz - (s.vma - l->vaddr))
-				span = l->filesz - (s.vma - l->vaddr);
-			s.limit = s.start + span;
-		} else {
-			if (s.vma < bias)
-				continue;
-			s.start = s.vma - bias;
-			if (s.limit != UINT64_MAX)
-				s.limit = s.start + span;
-		}
-		c->v[w++] = s;
+		if (!map_key(&c->v[i], NULL, bias, &hint))
+			continue;
+		/* in place: most candidates stay where they are */
+		if (w != i)
+			c->v[w] = c->v[i];
+		w++;
 	}
 	c->nr = w;
 }
 
-/* _text (else _stext, else the lowest address) among c's candidates */
-static uint64_t text_base(const struct pp_cands *c)
+/*
+ * An ELF symbol table read in place: its keys (start, entry index) are
+ * gathered, and the candidates read again by index when the table is
+ * made, so no array of candidates is built (a fifth of the memory, and
+ * of the page faults, of loading a table of 100 000 symbols).
+ */
+struct elf_src {
+	struct pp_elf_table tab;
+	const struct pp_elf *segs;	/* keys through its PT_LOADs, or */
+	uint64_t bias;			/* vma - bias */
+	const struct pp_elf_load *hint;	/* the last candidate's segment */
+};
+
+/* a key's value: the entry index, and the name's class above it */
+#define CLASS_SHIFT 56
+#define INDEX_MASK (((uint64_t)1 << CLASS_SHIFT) - 1)
+
+static void elf_get(void *data, uint64_t value, struct pp_sym_cand *c)
 {
-	uint64_t stext = 0, lowest = UINT64_MAX;
-	size_t i;
+	struct elf_src *es = data;
 
-	for (i = 0; i < c->nr; i++) {
-		const char *n = c->v[i].name;
-
-		if (n[0] == '_' && !strcmp(n, "_text"))
-			return c->v[i].vma;
-		if (n[0] == '_' && !strcmp(n, "_stext"))
-			stext = c->v[i].vma;
-		if (c->v[i].vma < lowest)
-			lowest = c->v[i].vma;
-	}
-	return stext ? stext : lowest;
+	/* listed entries are candidates inside the file: no check again */
+	pp_elf_table_get(&es->tab, value & INDEX_MASK, c);
+	c->name_class = (uint8_t)(value >> CLASS_SHIFT);
+	map_key(c, es->segs, es->bias, &es->hint);
 }
 
-/* candidates of one table of symelf, keyed; a corrupt table adds none */
+static void elf_prefetch(void *data, uint64_t value)
+{
+	const struct elf_src *es = data;
+
+	__builtin_prefetch(pp_elf_table_entry(&es->tab, value & INDEX_MASK));
+}
+
+/* _text (else _stext, else the lowest address) among the table's candidates */
+static int text_base(struct pp_elf_table *tab, uint64_t *base)
+{
+	uint64_t stext = 0, lowest = UINT64_MAX;
+	struct pp_sym_cand c;
+	size_t i;
+
+	for (i = 1; i < tab->nr; i++) {
+		int r = pp_elf_table_cand(tab, i, &c);
+
+		if (r < 0)
+			return r;
+		if (!r)
+			continue;
+		if (c.name[0] == '_' && !strcmp(c.name, "_text")) {
+			*base = c.vma;
+			return 0;
+		}
+		if (c.name[0] == '_' && !strcmp(c.name, "_stext"))
+			stext = c.vma;
+		if (c.vma < lowest)
+			lowest = c.vma;
+	}
+	*base = stext ? stext : lowest;
+	return 0;
+}
+
+/*
+ * The keys of one table of symelf into *keys (scratch memory of *bytes,
+ * *nr used), its source in es (open: the caller closes it).  A missing
+ * or corrupt table gives none; 0 or -ENOMEM.
+ */
 static int collect(struct pp_symtab *t, const struct pp_elf *symelf, bool dynsym,
-		   struct pp_cands *c, enum key_mode mode)
+		   enum key_mode mode, struct elf_src *es, struct op_kv **keys,
+		   size_t *bytes, size_t *nr)
 {
 	struct symtab_priv *p = t->priv;
-	size_t from = c->nr;
-	int ret = pp_elf_symbols(symelf, dynsym, c, &p->pool);
+	const struct pp_elf_load *hint = NULL;
+	size_t i, need;
+	int ret;
 
+	*nr = 0;
+	es->segs = mode == KEYS_SEGMENTS ? p->elf : NULL;
+	es->bias = 0;
+	ret = pp_elf_table_open(symelf, dynsym, &p->pool, &es->tab);
+	if (!ret && mode == KEYS_TEXT)
+		ret = text_base(&es->tab, &es->bias);
 	if (ret == -ENOMEM)
 		return ret;
+	/* no table, or a corrupt one: no candidates, _text unknown */
+	if (ret && mode == KEYS_TEXT)
+		es->bias = UINT64_MAX;
+	if (mode != KEYS_SEGMENTS)
+		p->bias = es->bias;
 	if (ret)
-		c->nr = from;
-	if (mode == KEYS_SEGMENTS) {
-		map_keys(c, from, p->elf, 0);
-	} else {
-		p->bias = mode == KEYS_TEXT ? text_base(c) : 0;
-		map_keys(c, from, NULL, p->bias);
+		return 0;
+	if (!op_mul_size(es->tab.nr, sizeof(**keys), &need))
+		return -ENOMEM;
+	if (need > *bytes) {
+		struct op_kv *k = op_scratch_realloc(*keys, *bytes, need);
+
+		if (!k)
+			return -ENOMEM;
+		*keys = k;
+		*bytes = need;
+	}
+	for (i = 1; i < es->tab.nr; i++) {
+		struct pp_sym_cand c;
+
+		ret = pp_elf_table_cand(&es->tab, i, &c);
+		if (ret < 0) {
+			*nr = 0;	/* a corrupt table adds none */
+			return ret == -ENOMEM ? ret : 0;
+		}
+		if (!ret || !map_key(&c, es->segs, es->bias, &hint))
+			continue;
+		(*keys)[*nr].key = c.start;
+		(*keys)[(*nr)++].value = i | (uint64_t)c.name_class << CLASS_SHIFT;
 	}
 	return 0;
 }
@@ -131,21 +221,31 @@ int pp_symtab_open_debugfile(struct pp_symtab *t)
 static int load_elf(struct pp_symtab *t, enum key_mode mode)
 {
 	struct symtab_priv *p = t->priv;
-	struct pp_cands c = { 0 };
+	struct elf_src es;
+	const struct pp_cand_src src = { elf_get, elf_prefetch, &es };
+	struct op_kv *keys = NULL;
+	size_t bytes = 0, nr = 0;
 	int ret = 0;
 
+	memset(&es, 0, sizeof(es));
 	p->segments = mode == KEYS_SEGMENTS;
-	if (p->elf->has_symtab && !(ret = collect(t, p->elf, false, &c, mode)) && c.nr)
+	if (p->elf->has_symtab &&
+	    !(ret = collect(t, p->elf, false, mode, &es, &keys, &bytes, &nr)) && nr)
 		t->source = PP_SYMS_SYMTAB;
-	if (!ret && !c.nr && !(ret = pp_symtab_open_debugfile(t)) && p->dbg &&
-	    !(ret = collect(t, p->dbg, false, &c, mode)) && c.nr)
-		t->source = PP_SYMS_DEBUG_FILE;
-	if (!ret && !c.nr && p->elf->has_dynsym &&
-	    !(ret = collect(t, p->elf, true, &c, mode)) && c.nr)
-		t->source = PP_SYMS_DYNSYM;
+	if (!ret && !nr && !(ret = pp_symtab_open_debugfile(t)) && p->dbg) {
+		pp_elf_table_close(&es.tab);
+		if (!(ret = collect(t, p->dbg, false, mode, &es, &keys, &bytes, &nr)) && nr)
+			t->source = PP_SYMS_DEBUG_FILE;
+	}
+	if (!ret && !nr && p->elf->has_dynsym) {
+		pp_elf_table_close(&es.tab);
+		if (!(ret = collect(t, p->elf, true, mode, &es, &keys, &bytes, &nr)) && nr)
+			t->source = PP_SYMS_DYNSYM;
+	}
 	if (!ret)
-		ret = pp_cands_finish(&c, &t->syms, &t->nr);
-	pp_cands_release(&c);
+		ret = pp_syms_from_keys(keys, nr, &src, &t->syms, &t->nr);
+	pp_elf_table_close(&es.tab);
+	op_scratch_free(keys, bytes);
 	if (ret)
 		return ret;
 	if (!t->nr)
@@ -356,7 +456,7 @@ static int load_kallsyms(struct pp_symtab *t, const char *module,
 		for (i = 0; i < c.nr; i++)
 			c.v[i].limit = end;
 		p->bias = base;
-		map_keys(&c, 0, NULL, base);
+		map_keys(&c, 0, base);
 		ret = pp_cands_finish(&c, &t->syms, &t->nr);
 	}
 	pp_cands_release(&c);

@@ -56,9 +56,15 @@ void pp_strpool_release(struct pp_strpool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
+/*
+ * Candidates (and the sort keys of pp_cands_finish()) are scratch memory
+ * (op_scratch_alloc()): tables are loaded in a thread of their own, and
+ * megabytes freed to that thread's malloc arena would stay resident for
+ * the rest of the report.
+ */
 int pp_cands_reserve(struct pp_cands *c, size_t extra)
 {
-	size_t need, n;
+	size_t need, n, bytes;
 	struct pp_sym_cand *v;
 
 	if (!op_add_size(c->nr, extra, &need))
@@ -68,7 +74,9 @@ int pp_cands_reserve(struct pp_cands *c, size_t extra)
 	n = c->alloc < 64 ? 64 : c->alloc;
 	while (n < need)
 		n = n > SIZE_MAX / 2 ? need : n * 2;
-	v = op_reallocarray(c->v, n, sizeof(*v));
+	if (!op_mul_size(n, sizeof(*v), &bytes))
+		return -ENOMEM;
+	v = op_scratch_realloc(c->v, c->alloc * sizeof(*v), bytes);
 	if (!v)
 		return -ENOMEM;
 	c->v = v;
@@ -80,15 +88,30 @@ void pp_cands_release(struct pp_cands *c)
 {
 	if (!c)
 		return;
-	free(c->v);
+	op_scratch_free(c->v, c->alloc * sizeof(*c->v));
 	memset(c, 0, sizeof(*c));
 }
 
 #define PREFETCH 16		/* candidates fetched ahead when gathering */
 
-static bool is_letext(const char *name)
+uint8_t pp_name_class(const char *name)
 {
-	return name[0] == 'L' && !strcmp(name, "Letext");
+	uint8_t c = 0;
+
+	if (name[0] == 'L' && !strcmp(name, "Letext"))
+		c |= PP_NAME_LETEXT;
+	if (name[0] == '?' && name[1] == '?')
+		c |= PP_NAME_UNNAMED;
+	if (name[0] == '_')
+		c |= PP_NAME_UNDERSCORE;
+	return c;
+}
+
+/* a class bit of a minus that of b */
+static int class_diff(const struct pp_sym_cand *a, const struct pp_sym_cand *b,
+		      uint8_t bit)
+{
+	return !!(a->name_class & bit) - !!(b->name_class & bit);
 }
 
 /* does b win over a at the same key (a came first in the table)? */
@@ -98,49 +121,19 @@ static bool prefer(const struct pp_sym_cand *a, const struct pp_sym_cand *b)
 
 	if (a->boundary != b->boundary)
 		return a->boundary;
-	d = is_letext(a->name) - is_letext(b->name);
+	d = class_diff(a, b, PP_NAME_LETEXT);
 	if (d)
 		return d > 0;
-	d = (a->name[0] == '?' && a->name[1] == '?') -
-	    (b->name[0] == '?' && b->name[1] == '?');
+	d = class_diff(a, b, PP_NAME_UNNAMED);
 	if (d)
 		return d > 0;
 	d = (a->bind == PP_BIND_LOCAL) - (b->bind == PP_BIND_LOCAL);
 	if (d)
 		return d > 0;
-	d = (a->name[0] == '_') - (b->name[0] == '_');
+	d = class_diff(a, b, PP_NAME_UNDERSCORE);
 	if (d)
 		return d > 0;
 	return a->bind == PP_BIND_WEAK && b->bind != PP_BIND_WEAK;
-}
-
-/*
- * Keep one candidate per start, walking the sorted keys; the survivors'
- * indexes are written over keys[0..].  Returns how many are left.
- */
-static size_t drop_aliases(struct pp_cands *c, struct op_kv *keys, size_t n)
-{
-	size_t i, w = 0;
-
-	for (i = 0; i < n; i++) {
-		struct pp_sym_cand *keep, *s;
-
-		/* the keys are read in order; candidates only for aliases */
-		if (!w || keys[w - 1].key != keys[i].key) {
-			keys[w++] = keys[i];
-			continue;
-		}
-		keep = &c->v[keys[w - 1].value];
-		s = &c->v[keys[i].value];
-		if (prefer(keep, s)) {
-			if (!s->size)
-				s->size = keep->size;
-			keys[w - 1] = keys[i];
-		} else if (!keep->size) {
-			keep->size = s->size;	/* an alias may know the size */
-		}
-	}
-	return w;
 }
 
 static uint64_t extent_end(const struct pp_sym_cand *s, uint64_t next)
@@ -158,65 +151,116 @@ static uint64_t extent_end(const struct pp_sym_cand *s, uint64_t next)
 	return end;
 }
 
+/*
+ * The survivor of the candidates keys[i .. *j] that share keys[i]'s start
+ * (*j is set to the last of them), in *keep: of aliases one survives, and
+ * a survivor without a size takes an alias's (the first in table order
+ * that knows it, as each replaced survivor hands its size on).
+ */
+static void survivor(const struct op_kv *keys, size_t nr, size_t i, size_t *j,
+		     const struct pp_cand_src *src, struct pp_sym_cand *keep)
+{
+	struct pp_sym_cand s;
+
+	src->get(src->data, keys[i].value, keep);
+	for (*j = i; *j + 1 < nr && keys[*j + 1].key == keys[i].key; ++*j) {
+		src->get(src->data, keys[*j + 1].value, &s);
+		if (prefer(keep, &s)) {
+			if (!s.size)
+				s.size = keep->size;
+			*keep = s;
+		} else if (!keep->size) {
+			keep->size = s.size;	/* an alias may know the size */
+		}
+	}
+}
+
+int pp_syms_from_keys(struct op_kv *keys, size_t nr, const struct pp_cand_src *src,
+		      struct pp_sym **syms, size_t *nr_syms)
+{
+	struct op_kv *sorted;
+	struct pp_sym *out;
+	size_t i, j, w = 0;
+
+	*syms = NULL;
+	*nr_syms = 0;
+	if (!nr)
+		return 0;
+	/*
+	 * The symbols' own array is the scratch of the sort (40 bytes per
+	 * candidate hold 16): its pages are touched once, for both.  A
+	 * stable radix sort (2 passes for 100 000 symbols of a 30 MiB
+	 * binary): equal starts keep table order, which alias selection
+	 * needs.  Every field of the symbols is set below: not zeroed.
+	 */
+	_Static_assert(sizeof(*out) >= sizeof(*keys), "symbols hold sort keys");
+	out = op_reallocarray(NULL, nr, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	sorted = op_sort_kv(keys, (struct op_kv *)out, nr);
+	if (sorted != keys)
+		memcpy(keys, sorted, nr * sizeof(*keys));
+	for (i = 0; i < nr; i = j + 1) {
+		struct pp_sym_cand keep;
+		uint64_t end;
+
+		/* candidates come in table order, not key order: fetch ahead */
+		if (src->prefetch && i + PREFETCH < nr)
+			src->prefetch(src->data, keys[i + PREFETCH].value);
+		survivor(keys, nr, i, &j, src, &keep);
+		if (keep.boundary)
+			continue;
+		end = extent_end(&keep, j + 1 < nr ? keys[j + 1].key : UINT64_MAX);
+		if (end <= keep.start)
+			continue;
+		out[w].start = keep.start;
+		out[w].end = end;
+		out[w].vma = keep.vma;
+		out[w].name = keep.name;
+		out[w].flags = keep.bind == PP_BIND_LOCAL ? 0 : PP_SYM_GLOBAL;
+		w++;
+	}
+	if (!w) {
+		free(out);
+		return 0;
+	}
+	/* not shrunk: the pages past the symbols were never touched */
+	*syms = out;
+	*nr_syms = w;
+	return 0;
+}
+
+static void array_get(void *data, uint64_t idx, struct pp_sym_cand *c)
+{
+	*c = ((const struct pp_cands *)data)->v[idx];
+}
+
+static void array_prefetch(void *data, uint64_t idx)
+{
+	__builtin_prefetch(&((const struct pp_cands *)data)->v[idx]);
+}
+
 int pp_cands_finish(struct pp_cands *c, struct pp_sym **syms, size_t *nr)
 {
-	struct op_kv *keys, *tmp, *sorted;
-	struct pp_sym *out = NULL;
-	size_t i, n, w = 0;
+	const struct pp_cand_src src = { array_get, array_prefetch, c };
+	struct op_kv *keys;
+	size_t i, bytes;
+	int ret;
 
 	*syms = NULL;
 	*nr = 0;
 	if (!c->nr)
 		return 0;
-	keys = op_reallocarray(NULL, c->nr, sizeof(*keys));
-	tmp = op_reallocarray(NULL, c->nr, sizeof(*tmp));
-	if (!keys || !tmp)
-		goto out_free;
+	if (!op_mul_size(c->nr, sizeof(*keys), &bytes))
+		return -ENOMEM;
+	keys = op_scratch_alloc(bytes);
+	if (!keys)
+		return -ENOMEM;
 	for (i = 0; i < c->nr; i++) {
 		keys[i].key = c->v[i].start;
 		keys[i].value = i;
 	}
-	/*
-	 * A stable radix sort (3 passes for 100 000 symbols of a 100 MiB
-	 * binary): equal starts keep table order, which alias selection
-	 * needs.
-	 */
-	sorted = op_sort_kv(keys, tmp, c->nr);
-	n = drop_aliases(c, sorted, c->nr);
-	out = op_calloc(n, sizeof(*out));
-	if (!out)
-		goto out_free;
-	for (i = 0; i < n; i++) {
-		const struct pp_sym_cand *s = &c->v[sorted[i].value];
-		uint64_t end;
-
-		/* candidates come in table order, not key order: fetch ahead */
-		if (i + PREFETCH < n)
-			__builtin_prefetch(&c->v[sorted[i + PREFETCH].value]);
-		if (s->boundary)
-			continue;
-		end = extent_end(s, i + 1 < n ? sorted[i + 1].key : UINT64_MAX);
-		if (end <= s->start)
-			continue;
-		out[w].start = s->start;
-		out[w].end = end;
-		out[w].vma = s->vma;
-		out[w].name = s->name;
-		out[w].flags = s->bind == PP_BIND_LOCAL ? 0 : PP_SYM_GLOBAL;
-		w++;
-	}
-	free(keys);
-	free(tmp);
-	if (!w) {
-		free(out);
-		return 0;
-	}
-	*syms = out;
-	*nr = w;
-	return 0;
-
-out_free:
-	free(keys);
-	free(tmp);
-	return -ENOMEM;
+	ret = pp_syms_from_keys(keys, c->nr, &src, syms, nr);
+	op_scratch_free(keys, bytes);
+	return ret;
 }

@@ -51,6 +51,39 @@ static void test_injection(void **state)
 	free(a);
 }
 
+/* scratch memory: zeroed, grows keeping its bytes, failures injected */
+static void test_scratch(void **state)
+{
+	size_t small = 100, big = 3u << 20, i;
+	unsigned char *p, *q;
+
+	(void)state;
+	p = op_scratch_alloc(small);
+	assert_non_null(p);
+	for (i = 0; i < small; i++)
+		assert_int_equal(p[i], 0);
+	memset(p, 0xa5, small);
+	q = op_scratch_realloc(p, small, big);
+	assert_non_null(q);
+	for (i = 0; i < small; i++)
+		assert_int_equal(q[i], 0xa5);
+	assert_int_equal(q[big - 1], 0);
+	q[big - 1] = 1;
+	op_scratch_free(q, big);
+	op_scratch_free(NULL, 0);
+
+	p = op_scratch_realloc(NULL, 0, 10);	/* as op_scratch_alloc() */
+	assert_non_null(p);
+	op_alloc_fail_at(1);
+	assert_null(op_scratch_realloc(p, 10, big));
+	op_alloc_fail_at(0);
+	p[9] = 7;				/* p is still valid */
+	op_scratch_free(p, 10);
+	op_alloc_fail_at(1);
+	assert_null(op_scratch_alloc(10));
+	op_alloc_fail_at(0);
+}
+
 static void test_strndup(void **state)
 {
 	char *s;
@@ -72,6 +105,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_injection),
+		cmocka_unit_test(test_scratch),
 		cmocka_unit_test(test_strndup),
 	};
 

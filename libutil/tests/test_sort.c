@@ -115,6 +115,21 @@ static uint64_t gen_arcs(size_t i, size_t n)
 	return ((rng() % 4000) << 32) | (rng() % 4000);
 }
 
+/* keys spanning exactly range_bits bits above a base */
+static unsigned range_bits;
+
+static uint64_t gen_range(size_t i, size_t n)
+{
+	uint64_t span = range_bits >= 64 ? UINT64_MAX :
+			((uint64_t)1 << range_bits) - 1;
+
+	(void)n;
+	/* the first two keys pin the ends of the range */
+	if (i < 2)
+		return 0x1000 + (i ? span : 0);
+	return 0x1000 + rng() % (span ? span : 1);
+}
+
 static void test_sizes(void **state)
 {
 	static const size_t sizes[] = { 0, 1, 2, 3, 17, 2048, 2049, 50000 };
@@ -138,6 +153,19 @@ static void test_shapes(void **state)
 	check(30000, gen_arcs);
 }
 
+/* ranges around the digit widths: one pass, two, three */
+static void test_ranges(void **state)
+{
+	static const unsigned bits[] = { 1, 2, 12, 13, 14, 25, 26, 27, 39, 40, 52 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		range_bits = bits[i];
+		check(3000, gen_range);
+	}
+}
+
 /* sorted input comes back as it is, without passes */
 static void test_sorted_in_place(void **state)
 {
@@ -153,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_shapes),
+		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_sorted_in_place),
 	};
 
