@@ -432,6 +432,101 @@ static void test_strerror(void **state)
 	assert_non_null(pp_symbols_strerror(PP_SYMBOLS_ERR_BAD_INSN + 1));
 }
 
+/* the vma of the symbol name in the table of path */
+static uint64_t sym_vma(const char *path, const char *name)
+{
+	struct odb_image_id id = { .kind = ODB_IMAGE_FILE, .name = (char *)path };
+	struct pp_symtab *t;
+	uint64_t vma = 0;
+	size_t i;
+
+	assert_int_equal(pp_symtab_load(&id, false, 0, NULL, &t), 0);
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->syms[i].name, name))
+			vma = t->syms[i].vma;
+	pp_symtab_free(t);
+	if (!vma)
+		fail_msg("no %s in %s", name, path);
+	return vma;
+}
+
+/* a symbolizer that allocates: "fn+0x..." grown to a long name */
+static void says_long(void *data, uint64_t vma, struct op_strbuf *sb)
+{
+	(void)data;
+	op_strbuf_addf(sb, "%0300d", 0);
+	op_strbuf_addf(sb, "+0x%" PRIx64, vma);
+}
+
+/*
+ * Naming a call's target with allocation k failing, for each k until
+ * nothing fails: opening gives -ENOMEM, or decoding does (loading the
+ * binary's names, growing the text), or the text is objdump's.  No
+ * crash; the valgrind run of make check catches leaks.
+ */
+static void test_alloc_failures(void **state)
+{
+	static const struct {
+		int line;
+		pp_disasm_symbolizer fn;	/* NULL: the binary's names */
+		const char *name;		/* of the target, as shown */
+	} rows[] = {
+		{ .line = __LINE__, .name = "fix_alpha" },
+		{ .line = __LINE__, .fn = says_long },
+	};
+	uint64_t main_vma = sym_vma(FIX("nopie"), "main");
+	uint64_t target = sym_vma(FIX("nopie"), "fix_alpha");
+	int32_t rel = (int32_t)(target - (main_vma + 5));
+	unsigned char call[5] = { 0xe8, (unsigned char)rel, (unsigned char)(rel >> 8),
+				  (unsigned char)(rel >> 16), (unsigned char)(rel >> 24) };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct op_strbuf want = OP_STRBUF_INIT;
+		unsigned long k, failed = 0;
+
+		op_strbuf_addf(&want, "call   %" PRIx64 " <", target);
+		if (rows[i].name)
+			op_strbuf_addstr(&want, rows[i].name);
+		else
+			op_strbuf_addf(&want, "%0300d+0x%" PRIx64, 0, target);
+		op_strbuf_addch(&want, '>');
+		for (k = 1;; k++) {
+			struct op_strbuf text = OP_STRBUF_INIT;
+			struct pp_disasm *d = NULL;
+			int ret;
+
+			op_alloc_fail_at(k);
+			ret = pp_disasm_open(FIX("nopie"), NULL, &d, NULL);
+			if (!ret) {
+				pp_disasm_set_symbolizer(d, rows[i].fn, NULL);
+				ret = pp_disasm_insn(d, call, sizeof(call), main_vma, &text);
+			}
+			if (op_alloc_count() < k) {
+				op_alloc_fail_at(0);
+				if (ret != 5 || strcmp(text.buf, want.buf))
+					fail_msg("row at line %d: %d '%s', want '%s'", rows[i].line,
+						 ret, text.buf, want.buf);
+				pp_disasm_close(d);
+				op_strbuf_release(&text);
+				break;
+			}
+			op_alloc_fail_at(0);
+			if (ret != -ENOMEM && (ret != 5 || strcmp(text.buf, want.buf)))
+				fail_msg("row at line %d: allocation %lu failing gave %d '%s'",
+					 rows[i].line, k, ret, text.buf);
+			failed += ret == -ENOMEM;
+			pp_disasm_close(d);
+			op_strbuf_release(&text);
+		}
+		op_strbuf_release(&want);
+		if (failed < 3)
+			fail_msg("row at line %d: only %lu failures reached the caller",
+				 rows[i].line, failed);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_silent),
 		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_alloc_failures),
 	};
 
 	return cmocka_run_group_tests(tests, disasm_setup, disasm_teardown);
