@@ -90,8 +90,9 @@ static int setup(void **state)
 	/* K: the walk (19 keys), with 8 samples outside every symbol */
 	pp_test_odb(f->dir.path, K CPU0, keys, true);
 	pp_test_odb(f->dir.path, K CPU1, "1000:100", true);
-	/* the program in the kernel: binary searches (3 keys) */
-	pp_test_odb(f->dir.path, APP_K CPU0, "1010:4 1210:6 10050:1", true);
+	/* the program in the kernel: binary searches (3 keys, one where beta
+	 * ends and gamma starts) */
+	pp_test_odb(f->dir.path, APP_K CPU0, "1010:4 1200:6 10050:1", true);
 	/* the program's own image: missing, one artificial symbol */
 	pp_test_odb(f->dir.path, APP CPU0, "40:8 80:2", false);
 	/*

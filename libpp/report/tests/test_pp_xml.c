@@ -69,6 +69,20 @@ static const struct pp_test_out_row rows[] = {
 	  .merge = PP_CLASSES_XML, .o = { .sort = { PP_SORT_VMA }, .nr_sort = 1 },
 	  .text = PROFILE_OPEN "<options />\n" SETUP K_BINARY "</profile>\n",
 	  .notes = "--sort is ignored with the xml output\n" },
+	/* -t: the symbols with at least the threshold */
+	{ .line = __LINE__, .output = "xml", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
+	  .merge = PP_CLASSES_XML, .o = { .threshold = 20.0 },
+	  .text = PROFILE_OPEN "<options />\n" SETUP
+		  "<binary  name=\"no-vmlinux\">\n"
+		  COUNT(700)
+		  SYMBOL(0, 500)
+		  SYMBOL(1, 200)
+		  "</binary>\n"
+		  "<symboltable>\n"
+		  SYMDATA(0, "alpha", "00001000")
+		  SYMDATA(1, "beta", "00001100")
+		  "</symboltable>\n"
+		  "</profile>\n" },
 	/* the title and <options> repeat the command line */
 	{ .line = __LINE__, .output = "xml", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
 	  .merge = PP_CLASSES_XML,
