@@ -101,14 +101,12 @@ void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
 	op_hmap_init(&a->index);
 	for (i = 0; i < p->nr_cg; i++) {
 		const struct pp_cg_group *g = &p->cg[i];
-		struct op_err err;
 
 		/* -x: calls into or out of libraries are not shown either */
 		if (exclude_dependent && (!own_image(p, g->app, g->caller) ||
 					  !own_image(p, g->app, g->callee)))
 			continue;
-		if (pp_cg_group_load(p, &p->cg[i], &err))
-			pp_note(n, "%s", err.msg);
+		pp_cg_group_load(p, &p->cg[i], n);
 		add_cg_group(a, p, r, g);
 	}
 	/* no rows are added from here on: the indexes stay valid */

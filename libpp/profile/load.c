@@ -140,7 +140,7 @@ static struct pp_kc *sort_merge(struct op_kv *kv, size_t *nr, uint64_t *total)
 
 static int load(const struct pp_sample_file *const *files, size_t nr_files,
 		struct pp_kc **kcp, size_t *nrp, uint64_t *total,
-		size_t *nr_read, struct op_err *err)
+		size_t *nr_read, struct pp_notes *n)
 {
 	struct file_reader fr = { ODB_READER_INIT, -1, NULL, 0 };
 	struct op_kv *kv = NULL;
@@ -151,9 +151,10 @@ static int load(const struct pp_sample_file *const *files, size_t nr_files,
 		struct op_err e;
 		int ret = read_file(&fr, files, nr_files, i, &kv, &nr, &alloc, &e);
 
-		if (ret && !first) {
-			first = ret;
-			*err = e;
+		if (ret) {
+			pp_note(n, "%s", e.msg);
+			if (!first)
+				first = ret;
 		}
 		if (!ret && nr_read)
 			(*nr_read)++;
@@ -165,7 +166,7 @@ static int load(const struct pp_sample_file *const *files, size_t nr_files,
 	return first;
 }
 
-int pp_group_load(struct pp_profile *p, struct pp_group *g, struct op_err *err)
+int pp_group_load(struct pp_profile *p, struct pp_group *g, struct pp_notes *n)
 {
 	int ret;
 
@@ -174,13 +175,13 @@ int pp_group_load(struct pp_profile *p, struct pp_group *g, struct op_err *err)
 		return 0;
 	g->loaded = true;
 	ret = load(g->files, g->nr_files, &g->kc, &g->nr_kc, &g->total, &g->nr_read,
-		   err);
+		   n);
 	p->classes[g->cls].total += g->total;
 	return ret;
 }
 
 int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
-		     struct op_err *err)
+		     struct pp_notes *n)
 {
 	uint64_t total;
 
@@ -188,7 +189,7 @@ int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
 	if (g->loaded)
 		return 0;
 	g->loaded = true;
-	return load(g->files, g->nr_files, &g->kc, &g->nr_kc, &total, NULL, err);
+	return load(g->files, g->nr_files, &g->kc, &g->nr_kc, &total, NULL, n);
 }
 
 struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
@@ -255,10 +256,7 @@ static void load_groups(struct pp_profile *p, struct pp_notes *n,
 
 	*nr_files = *nr_read = 0;
 	for (i = 0; i < p->nr_groups; i++) {
-		struct op_err err;
-
-		if (pp_group_load(p, &p->groups[i], &err))
-			pp_note(n, "%s", err.msg);
+		pp_group_load(p, &p->groups[i], n);
 		*nr_files += p->groups[i].nr_files;
 		*nr_read += p->groups[i].nr_read;
 	}

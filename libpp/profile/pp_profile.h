@@ -147,13 +147,14 @@ int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 void pp_profile_release(struct pp_profile *p);
 
 /*
- * Read the samples of group g if not done yet.  A sample file that cannot
- * be read is skipped: the reason is in err and the function returns the
- * error (the group keeps what the other files had).
+ * Read the samples of group g if not done yet.  Each sample file that
+ * cannot be read is noted through n (one line naming it and why) and
+ * skipped: the group keeps what the other files had.  Returns 0, or the
+ * error of the first file skipped.
  */
-int pp_group_load(struct pp_profile *p, struct pp_group *g, struct op_err *err);
+int pp_group_load(struct pp_profile *p, struct pp_group *g, struct pp_notes *n);
 int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
-		     struct op_err *err);
+		     struct pp_notes *n);
 
 /*
  * Read every group (a file that cannot be read is noted through n and

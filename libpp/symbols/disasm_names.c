@@ -343,6 +343,8 @@ static void names_load(struct pp_disasm_names *t)
 		t->synth = NULL;
 	}
 	read_dynamic_relocs(t);
+	if (t->err)
+		return;
 
 	main_syms = nr_static ? t->syms : t->dynsyms;
 	nr_main = (size_t)(nr_static ? nr_static : nr_dynamic);

@@ -564,7 +564,7 @@ static void test_lines(void **state)
 		{ .line = __LINE__, .file = FIX("pie") },
 		/* DWARF from the debug file found by build-id */
 		{ .line = __LINE__, .file = FIX("bid"), .debug_root = DBGROOT },
-		/* (test_pp_debuginfo.c checks these messages whole) */
+		/* (test_pp_nolines.c checks these messages whole) */
 		{ .line = __LINE__, .file = FIX("nopie"),
 		  .why = "no debug information in '" FIX("nopie") "': build it with -g, or install a debug file at /usr/lib/debug/.build-id/" },
 		{ .line = __LINE__, .file = FIX("dl"), .debug_root = FIX("nowhere"),
