@@ -86,12 +86,6 @@ static void index_arcs(const struct pp_arcs *a, size_t nr_rows, bool by_callee,
 	*listp = list;
 }
 
-/* is image i the application's own (not a library it uses)? */
-static bool own_image(const struct pp_profile *p, size_t app, size_t image)
-{
-	return odb_image_id_equal(&p->apps[app].id, &p->images[image].id);
-}
-
 void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
 		   bool exclude_dependent, struct pp_notes *n)
 {
@@ -103,8 +97,8 @@ void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
 		const struct pp_cg_group *g = &p->cg[i];
 
 		/* -x: calls into or out of libraries are not shown either */
-		if (exclude_dependent && (!own_image(p, g->app, g->caller) ||
-					  !own_image(p, g->app, g->callee)))
+		if (exclude_dependent && (!pp_profile_own_image(p, g->app, g->caller) ||
+					  !pp_profile_own_image(p, g->app, g->callee)))
 			continue;
 		pp_cg_group_load(p, &p->cg[i], n);
 		add_cg_group(a, p, r, g);

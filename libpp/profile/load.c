@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libpp/profile/pp_profile.h"
@@ -212,40 +213,39 @@ struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
 }
 
 /*
- * The symbol tables of the images with samples, read while the caller
- * reads the groups: ELF parsing overlaps sample-file reading, and once the
- * groups are read the caller takes tables too, so that the small ones
- * are read beside the big one (node's table is most of the time).  Each
- * table is claimed by one thread (an atomic counter), made with its own
- * libelf handle, and written to its own slot of tabs; the threads read
- * only the images' ids and the symbol options, which group loading
- * leaves alone.  A table that falls back to the artificial symbol is
- * dropped: its extent depends on the keys, so pp_image_symtab() makes it
- * again.
+ * The symbol tables of the images with samples, read beside the samples:
+ * ELF parsing overlaps sample-file reading.  The caller starts on the
+ * tables at once, biggest binary first (node's table is most of a big
+ * report's loading), while a second thread reads the groups and then
+ * takes tables too; a thread that starts late (a VM's idle vCPU wakes
+ * slowly) then delays only the small work.  Each table is claimed by one
+ * thread (an atomic counter), made with its own libelf handle, and
+ * written to its own slot of tabs; the table loaders read only the
+ * images' ids and the symbol options, which group loading leaves alone.
+ * A table that falls back to the artificial symbol is dropped: its
+ * extent depends on the keys, so pp_image_symtab() makes it again.
  */
 struct prefetch {
-	const struct pp_profile *p;
+	struct pp_profile *p;
+	struct pp_notes *notes;
 	struct pp_symtab **tabs;
-	size_t next;			/* the next image to claim (atomic) */
+	size_t *order;			/* images to load, biggest binary first */
+	size_t nr_order;
+	size_t next;			/* the next of order to claim (atomic) */
+	size_t nr_files, nr_read;	/* of the groups, once read */
 };
 
 static void prefetch_claimed(struct prefetch *f)
 {
-	size_t i;
+	size_t k;
 
-	while ((i = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED)) < f->p->nr_images) {
+	while ((k = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED)) < f->nr_order) {
+		size_t i = f->order[k];
 		const struct pp_image *im = &f->p->images[i];
 
-		if (im->nr_groups && !im->symtab &&
-		    pp_symtab_load(&im->id, im->is_kernel, 0, f->p->sym_opts, &f->tabs[i]))
+		if (pp_symtab_load(&im->id, im->is_kernel, 0, f->p->sym_opts, &f->tabs[i]))
 			f->tabs[i] = NULL;
 	}
-}
-
-static void *prefetch_symtabs(void *arg)
-{
-	prefetch_claimed(arg);
-	return NULL;
 }
 
 /* read every group; how many files there were and how many were read */
@@ -262,31 +262,76 @@ static void load_groups(struct pp_profile *p, struct pp_notes *n,
 	}
 }
 
-/* a thread for the symbol tables, only when some table is still to be read */
-static bool start_prefetch(struct prefetch *f, pthread_t *tid)
+/* the second thread: the groups, then tables */
+static void *groups_then_tables(void *arg)
+{
+	struct prefetch *f = arg;
+
+	load_groups(f->p, f->notes, &f->nr_files, &f->nr_read);
+	prefetch_claimed(f);
+	return NULL;
+}
+
+struct sized {
+	size_t image;
+	uint64_t size;
+};
+
+static int by_size(const void *a, const void *b)
+{
+	const struct sized *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->image < y->image ? -1 : x->image > y->image;
+}
+
+/* the images whose tables are still to be read, biggest binary first */
+static void plan_tables(struct prefetch *f)
 {
 	const struct pp_profile *p = f->p;
-	size_t i;
+	struct sized *v = op_xcalloc(p->nr_images + 1, sizeof(*v));
+	size_t i, n = 0;
 
-	f->tabs = op_xcalloc(p->nr_images + 1, sizeof(*f->tabs));
-	for (i = 0; i < p->nr_images; i++)
-		if (p->images[i].nr_groups && !p->images[i].symtab)
-			break;
-	return i < p->nr_images && !pthread_create(tid, NULL, prefetch_symtabs, f);
+	for (i = 0; i < p->nr_images; i++) {
+		const struct pp_image *im = &p->images[i];
+		struct stat st;
+
+		if (!im->nr_groups || im->symtab)
+			continue;
+		v[n].image = i;
+		/* a guess at the table's cost: a kernel or missing binary is small */
+		v[n++].size = im->id.kind == ODB_IMAGE_FILE && !stat(im->id.name, &st) ?
+			      (uint64_t)st.st_size : 0;
+	}
+	qsort(v, n, sizeof(*v), by_size);
+	f->order = op_xcalloc(n + 1, sizeof(*f->order));
+	for (i = 0; i < n; i++)
+		f->order[i] = v[i].image;
+	f->nr_order = n;
+	free(v);
 }
 
 int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 		    struct op_err *err)
 {
-	struct prefetch f = { .p = p };
-	size_t nr_files, nr_read, i;
+	struct prefetch f = { .p = p, .notes = n };
 	pthread_t tid;
-	bool threaded = symbols && start_prefetch(&f, &tid);
+	bool threaded = false;
+	size_t i;
 
-	load_groups(p, n, &nr_files, &nr_read);
+	if (symbols) {
+		f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
+		plan_tables(&f);
+		threaded = f.nr_order &&
+			   !pthread_create(&tid, NULL, groups_then_tables, &f);
+	}
 	if (threaded) {
 		prefetch_claimed(&f);
 		pthread_join(tid, NULL);
+	} else {
+		load_groups(p, n, &f.nr_files, &f.nr_read);
+		prefetch_claimed(&f);
 	}
 	for (i = 0; f.tabs && i < p->nr_images; i++) {
 		if (f.tabs[i] && f.tabs[i]->source != PP_SYMS_NONE && !p->images[i].symtab)
@@ -295,8 +340,9 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 			pp_symtab_free(f.tabs[i]);
 	}
 	free(f.tabs);
-	if (nr_files && !nr_read) {
-		op_err_set(err, "no sample file could be read (%zu skipped)", nr_files);
+	free(f.order);
+	if (f.nr_files && !f.nr_read) {
+		op_err_set(err, "no sample file could be read (%zu skipped)", f.nr_files);
 		return PP_PROFILE_ERR_UNREADABLE;
 	}
 	return 0;

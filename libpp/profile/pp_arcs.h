@@ -60,8 +60,9 @@ struct pp_arc_entry {
 
 /*
  * The callers of row (callees false), or its callees preceded by the row
- * itself as the self entry, most calls (class 0) first, fewest first with
- * reverse; ties in row order.  buf has room for a->nr + 1 entries.
+ * itself as the self entry, most calls (class 0) first, ties in row
+ * order; reverse turns that whole order around (fewest first, ties in
+ * reverse row order).  buf has room for a->nr + 1 entries.
  * Returns the number of entries.
  */
 size_t pp_arcs_list(const struct pp_arcs *a, const struct pp_rows *r,

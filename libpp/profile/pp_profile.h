@@ -109,6 +109,8 @@ struct pp_image {
 
 struct pp_app {
 	struct odb_image_id id;
+	size_t own_image;		/* the image that is the app itself, or
+					 * SIZE_MAX when it has no samples */
 };
 
 struct pp_cg_group {
@@ -173,6 +175,16 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
  */
 struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i);
 
+
+/*
+ * Is image the application's own (its main executable), not a library,
+ * module or kernel it uses?
+ */
+static inline bool pp_profile_own_image(const struct pp_profile *p, size_t app,
+					size_t image)
+{
+	return p->apps[app].own_image == image;
+}
 
 /*
  * The cpu type of a sample-file header as OProfile names it

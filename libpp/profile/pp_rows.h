@@ -35,7 +35,10 @@ struct pp_rows {
 	uint64_t *outside;	/* per class: samples in no symbol */
 	bool multiple_apps;	/* some class has samples of more than one app
 				 * (with --merge=lib, the images are the apps) */
-	struct op_hmap index;	/* (image, app, sym) -> row index + 1 */
+	struct op_hmap index;	/* (image, app, sym) -> row index + 1, for
+				 * rows [0, nr_indexed): the others join it
+				 * when it is next searched */
+	size_t nr_indexed;
 	size_t alloc;		/* rows allocated */
 	uint64_t **chunks;	/* counts of rows [k * PP_ROWS_CHUNK, ...) */
 };
@@ -60,7 +63,7 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 void pp_rows_release(struct pp_rows *r);
 
 /* the row of (image, app, sym), or NULL */
-struct pp_row *pp_rows_find(const struct pp_rows *r, size_t image, size_t app,
+struct pp_row *pp_rows_find(struct pp_rows *r, size_t image, size_t app,
 			    const struct pp_sym *sym);
 
 /*

@@ -651,6 +651,20 @@ static void group_files(struct build *b, const struct pp_file_list *list,
 	free(group_of_file);
 }
 
+/* each app's own image, by hashing (apps and images may be 50 000 each) */
+static void find_own_images(struct build *b)
+{
+	struct pp_profile *p = b->p;
+	size_t a;
+
+	for (a = 0; a < p->nr_apps; a++) {
+		const struct odb_image_id *id = &p->apps[a].id;
+
+		p->apps[a].own_image = find_id(&b->images, id_hash(id), id, p->images,
+					       sizeof(*p->images));
+	}
+}
+
 /* kernel flag and mtime of each image, from a plain file of it */
 static void read_image_headers(struct pp_profile *p)
 {
@@ -715,6 +729,7 @@ int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 	if (ret)
 		goto out;
 	group_files(&b, list, cls_of_file);
+	find_own_images(&b);
 	read_image_headers(p);
 out:
 	build_release(&b);

@@ -28,13 +28,26 @@ static size_t val_idx(const void *v)
 	return (size_t)(uintptr_t)v - 1;
 }
 
-struct pp_row *pp_rows_find(const struct pp_rows *r, size_t image, size_t app,
+/* put the rows not yet in the index into it */
+static void index_rows(struct pp_rows *r)
+{
+	for (; r->nr_indexed < r->nr; r->nr_indexed++) {
+		const struct pp_row *row = &r->rows[r->nr_indexed];
+
+		if (op_hmap_insert(&r->index, row_hash(row->image, row->app, row->sym),
+				   idx_val(r->nr_indexed)))
+			op_die(1, "out of memory");
+	}
+}
+
+struct pp_row *pp_rows_find(struct pp_rows *r, size_t image, size_t app,
 			    const struct pp_sym *sym)
 {
 	uint64_t h = row_hash(image, app, sym);
 	struct op_hmap_iter it;
 	void *v;
 
+	index_rows(r);
 	for (v = op_hmap_first(&r->index, h, &it); v;
 	     v = op_hmap_next(&r->index, h, &it)) {
 		struct pp_row *row = &r->rows[val_idx(v)];
@@ -61,17 +74,16 @@ static uint64_t *new_counts(struct pp_rows *r)
 }
 
 /*
- * Rows grow by doubling and are addressed by index (the index map stores
- * index + 1), so growing moves no map entry; their counts come from
- * chunks that never move.
+ * A new row.  Rows grow by doubling and are addressed by index (the index
+ * map stores index + 1), so growing moves no map entry; their counts come
+ * from chunks that never move.  The row joins the index when it is next
+ * searched.
  */
-struct pp_row *pp_rows_get(struct pp_rows *r, size_t image, size_t app,
-			   const struct pp_sym *sym)
+static struct pp_row *add_row(struct pp_rows *r, size_t image, size_t app,
+			      const struct pp_sym *sym)
 {
-	struct pp_row *row = pp_rows_find(r, image, app, sym);
+	struct pp_row *row;
 
-	if (row)
-		return row;
 	if (r->nr == r->alloc) {
 		r->alloc = r->alloc ? r->alloc * 2 : 256;
 		r->rows = op_xreallocarray(r->rows, r->alloc, sizeof(*r->rows));
@@ -81,11 +93,16 @@ struct pp_row *pp_rows_get(struct pp_rows *r, size_t image, size_t app,
 	row->app = app;
 	row->sym = sym;
 	row->counts = new_counts(r);
-	row->index = r->nr;
-	if (op_hmap_insert(&r->index, row_hash(image, app, sym), idx_val(r->nr)))
-		op_die(1, "out of memory");
-	r->nr++;
+	row->index = r->nr++;
 	return row;
+}
+
+struct pp_row *pp_rows_get(struct pp_rows *r, size_t image, size_t app,
+			   const struct pp_sym *sym)
+{
+	struct pp_row *row = pp_rows_find(r, image, app, sym);
+
+	return row ? row : add_row(r, image, app, sym);
 }
 
 /*
@@ -125,9 +142,13 @@ static size_t next_sym(const struct pp_symtab *t, size_t s, uint64_t key)
 	return lo;
 }
 
-/* sum group g into rows */
+/*
+ * Sum group g into rows.  sole: g is the only group of its (image, app),
+ * so none of its symbols has a row yet and each gets a new one without a
+ * search (most profiles have one class: every group is sole).
+ */
 static void add_group(struct pp_rows *r, const struct pp_group *g,
-		      const struct pp_symtab *t)
+		      const struct pp_symtab *t, bool sole)
 {
 	struct pp_row *row = NULL;
 	const struct pp_sym *cur = NULL;
@@ -144,17 +165,12 @@ static void add_group(struct pp_rows *r, const struct pp_group *g,
 			continue;
 		}
 		if (sym != cur) {
-			row = pp_rows_get(r, g->image, g->app, sym);
+			row = sole ? add_row(r, g->image, g->app, sym) :
+				     pp_rows_get(r, g->image, g->app, sym);
 			cur = sym;
 		}
 		row->counts[g->cls] += g->kc[k].count;
 	}
-}
-
-/* image i belongs to app: its own image, not a library it uses */
-static bool own_image(const struct pp_profile *p, size_t app, size_t image)
-{
-	return odb_image_id_equal(&p->apps[app].id, &p->images[image].id);
 }
 
 /*
@@ -171,7 +187,7 @@ static bool several_apps(const struct pp_profile *p, bool exclude)
 	for (i = 0; i < p->nr_groups && !several; i++) {
 		const struct pp_group *g = &p->groups[i];
 
-		if (exclude && !own_image(p, g->app, g->image))
+		if (exclude && !pp_profile_own_image(p, g->app, g->image))
 			continue;
 		if (!first[g->cls])
 			first[g->cls] = g->app + 1;
@@ -187,7 +203,7 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 {
 	bool exclude = opts && opts->exclude_dependent;
 	bool per_image = opts && opts->per_image;
-	size_t i, k;
+	size_t *per_app, i, k;	/* per app: its groups in the image at hand */
 
 	memset(r, 0, sizeof(*r));
 	r->nr_classes = p->nr_classes;
@@ -199,9 +215,10 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 
 		r->totals[g->cls] += g->total;
 		/* per image, rows come in the order of the groups */
-		if (per_image && !(exclude && !own_image(p, g->app, g->image)))
+		if (per_image && !(exclude && !pp_profile_own_image(p, g->app, g->image)))
 			pp_rows_get(r, g->image, g->app, NULL)->counts[g->cls] += g->total;
 	}
+	per_app = per_image ? NULL : op_xcalloc(p->nr_apps + 1, sizeof(*per_app));
 	for (i = 0; !per_image && i < p->nr_images; i++) {
 		const struct pp_image *im = &p->images[i];
 		const struct pp_symtab *t;
@@ -209,13 +226,18 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 		if (!im->nr_groups)
 			continue;
 		t = pp_image_symtab(p, i);
+		for (k = 0; k < im->nr_groups; k++)
+			per_app[p->groups[im->groups[k]].app]++;
 		for (k = 0; k < im->nr_groups; k++) {
 			const struct pp_group *g = &p->groups[im->groups[k]];
 
-			if (!(exclude && !own_image(p, g->app, i)))
-				add_group(r, g, t);
+			if (!(exclude && !pp_profile_own_image(p, g->app, i)))
+				add_group(r, g, t, per_app[g->app] == 1);
 		}
+		for (k = 0; k < im->nr_groups; k++)
+			per_app[p->groups[im->groups[k]].app] = 0;
 	}
+	free(per_app);
 	r->multiple_apps = several_apps(p, exclude);
 }
 

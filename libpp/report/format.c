@@ -168,16 +168,23 @@ void pp_line_start(struct pp_line *l, FILE *out, const char *prefix)
 
 void pp_line_field(struct pp_line *l, const char *s, size_t width)
 {
-	static const char blanks[] = "                                        ";
 	size_t len = strlen(s), pad = l->pad;
 
-	while (pad) {
-		size_t n = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
+	if (l->len + pad + len <= sizeof(l->buf)) {	/* the common case */
+		memset(l->buf + l->len, ' ', pad);
+		memcpy(l->buf + l->len + pad, s, len);
+		l->len += pad + len;
+	} else {
+		static const char blanks[] = "                                        ";
 
-		line_put(l, blanks, n);
-		pad -= n;
+		while (pad) {
+			size_t n = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
+
+			line_put(l, blanks, n);
+			pad -= n;
+		}
+		line_put(l, s, len);
 	}
-	line_put(l, s, len);
 	l->pad = len < width ? width - len : 1;
 }
 

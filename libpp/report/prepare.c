@@ -88,11 +88,6 @@ static void sum_totals(struct pp_side *s)
 			s->totals[c] += s->rows.rows[i].counts[c];
 }
 
-static bool own_image(const struct pp_profile *p, const struct pp_row *row)
-{
-	return odb_image_id_equal(&p->apps[row->app].id, &p->images[row->image].id);
-}
-
 /* is row shown?  (rows come in index order: their row pointers are stable) */
 static bool shown(const struct pp_report *r, const struct pp_side *s,
 		  const struct pp_row *row)
@@ -103,7 +98,7 @@ static bool shown(const struct pp_report *r, const struct pp_side *s,
 	    !pp_over_threshold(o->threshold, row->counts, s->totals, s->p->nr_classes))
 		return false;
 	/* -x: a library reached by an arc is a caller or callee, not an entry */
-	if (o->exclude_dependent && !own_image(s->p, row))
+	if (o->exclude_dependent && !pp_profile_own_image(s->p, row->app, row->image))
 		return false;
 	return !row->sym || pp_sym_passes(o->include_symbols, o->exclude_symbols,
 					  row->sym, o->demangle);
@@ -137,7 +132,7 @@ static void column_hints(struct pp_report *r, struct pp_side *s)
 	for (i = 0; i < nr; i++) {
 		const struct pp_row *row = all ? &s->rows.rows[i] : s->sel[i];
 
-		if (!own_image(s->p, row))
+		if (!pp_profile_own_image(s->p, row->app, row->image))
 			s->show_image = true;
 		if (row->sym && row->sym->vma > 0xffffffffull)
 			s->vma64 = true;

@@ -91,6 +91,24 @@ int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_annotated_source(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_annotated_assembly(struct pp_report *r, FILE *out, struct op_err *err);
 
+/* --- a buffered stream (out.c) ------------------------------------------ */
+
+struct pp_out {
+	FILE *f;
+	size_t len;			/* bytes in buf */
+	char buf[64 * 1024];
+};
+
+void pp_out_init(struct pp_out *o, FILE *f);
+/* write what is buffered to the stream (its errors show in ferror()) */
+void pp_out_flush(struct pp_out *o);
+void pp_out_add(struct pp_out *o, const char *s, size_t len);
+void pp_out_str(struct pp_out *o, const char *s);
+void pp_out_ch(struct pp_out *o, char c);
+/* value in decimal, without printf */
+void pp_out_u64(struct pp_out *o, uint64_t value);
+void pp_out_fmt(struct pp_out *o, const char *fmt, ...) OP_PRINTF(2, 3);
+
 /* --- writing columns (format.c, columns.c) ------------------------------ */
 
 /* OProfile's column widths */
@@ -319,7 +337,7 @@ struct pp_xsym {
 };
 
 struct pp_xml {
-	FILE *out;
+	struct pp_out *out;		/* the report's stream, buffered */
 	struct pp_report *r;
 	struct pp_side *s;
 	struct pp_profile *p;		/* s->p */
@@ -334,16 +352,14 @@ struct pp_xml {
 	struct pp_xsym *syms;		/* by id */
 	size_t nr_syms, alloc_syms;
 	struct op_hmap sym_index;	/* (image, sym) -> id */
-	size_t *app_image;		/* per app: its own image, or SIZE_MAX */
 };
 
 /* xml_write.c: bytes as OProfile writes them */
 void pp_xml_add_escaped(struct op_strbuf *sb, const char *s);
-void pp_xml_put_escaped(FILE *out, const char *s);
-void pp_xml_attr_start(FILE *out, const char *name);	/* ' name="' */
-void pp_xml_attr_str(FILE *out, const char *name, const char *value);
-void pp_xml_put_u64(FILE *out, uint64_t value);
-void pp_xml_attr_u64(FILE *out, const char *name, uint64_t value);
+void pp_xml_put_escaped(struct pp_out *out, const char *s);
+void pp_xml_attr_start(struct pp_out *out, const char *name);	/* ' name="' */
+void pp_xml_attr_str(struct pp_out *out, const char *name, const char *value);
+void pp_xml_attr_u64(struct pp_out *out, const char *name, uint64_t value);
 void pp_xml_vma_text(const struct pp_xml *x, char *buf, size_t size, uint64_t vma);
 /* the <count> elements of classes lo..hi with samples */
 void pp_xml_put_counts(struct pp_xml *x, const uint64_t *counts, size_t lo, size_t hi);

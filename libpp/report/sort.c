@@ -113,29 +113,29 @@ static int cmp_items(const void *pa, const void *pb, void *arg)
 }
 
 /* the numeric sort keys of row, ascending */
+static uint64_t key_of(const struct pp_row *row, enum pp_sort_key key,
+		       const struct sort_ctx *c)
+{
+	switch (key) {
+	case PP_SORT_SAMPLE:	/* most first */
+		return ~row->counts[0];
+	case PP_SORT_VMA:
+		return row->sym->vma;
+	case PP_SORT_IMAGE:
+		return c->image_rank[row->image];
+	case PP_SORT_APP:
+		return c->app_rank[row->app];
+	default:
+		return 0;
+	}
+}
+
 static void numeric_keys(struct sort_item *it, const struct sort_ctx *c)
 {
 	size_t k;
 
-	for (k = 0; k < c->nr_keys; k++) {
-		switch (c->keys[k]) {
-		case PP_SORT_SAMPLE:	/* most first */
-			it->key[k] = ~it->row->counts[0];
-			break;
-		case PP_SORT_VMA:
-			it->key[k] = it->row->sym->vma;
-			break;
-		case PP_SORT_IMAGE:
-			it->key[k] = c->image_rank[it->row->image];
-			break;
-		case PP_SORT_APP:
-			it->key[k] = c->app_rank[it->row->app];
-			break;
-		default:
-			it->key[k] = 0;
-			break;
-		}
-	}
+	for (k = 0; k < c->nr_keys; k++)
+		it->key[k] = key_of(it->row, c->keys[k], c);
 }
 
 /* rank[i] = position of name i in sorted order (equal names, equal ranks) */
@@ -170,49 +170,54 @@ static size_t *name_ranks(size_t nr, const char *(*get)(struct pp_names *, size_
 	return rank;
 }
 
-/* the default order: most samples in the first class, first seen first */
-static int by_samples(const void *pa, const void *pb)
+/*
+ * Only numeric keys: sorted by each key in turn, the last first, each a
+ * stable radix sort (op_sort_kv()), which leaves rows with equal keys in
+ * their order, as the comparison does when they come in index order;
+ * reverse turns the whole order around, as negating every comparison
+ * does.  XML's fixed order (application, image, samples, address) on
+ * 20 000 rows costs a tenth of a comparison sort.
+ */
+static void sort_numeric(struct pp_row **rows, size_t nr, const struct sort_ctx *c)
 {
-	const struct pp_row *a = *(struct pp_row *const *)pa;
-	const struct pp_row *b = *(struct pp_row *const *)pb;
+	struct op_kv *kv = op_xcalloc(nr + 1, sizeof(*kv));
+	struct op_kv *tmp = op_xcalloc(nr + 1, sizeof(*tmp));
+	struct pp_row **copy = op_xcalloc(nr + 1, sizeof(*copy));
+	size_t i, k;
 
-	if (a->counts[0] != b->counts[0])
-		return a->counts[0] < b->counts[0] ? 1 : -1;
-	return a->index < b->index ? -1 : a->index > b->index;
+	memcpy(copy, rows, nr * sizeof(*rows));
+	for (k = c->nr_keys; k-- > 0;) {
+		const struct op_kv *sorted;
+
+		for (i = 0; i < nr; i++) {
+			kv[i].key = key_of(rows[i], c->keys[k], c);
+			kv[i].value = i;
+		}
+		sorted = op_sort_kv(kv, tmp, nr);
+		for (i = 0; i < nr; i++)
+			copy[i] = rows[sorted[i].value];
+		memcpy(rows, copy, nr * sizeof(*rows));
+	}
+	for (i = 0; c->reverse && i < nr / 2; i++) {
+		struct pp_row *t = rows[i];
+
+		rows[i] = rows[nr - 1 - i];
+		rows[nr - 1 - i] = t;
+	}
+	free(kv);
+	free(tmp);
+	free(copy);
 }
 
-/*
- * The default order without comparisons: rows that come in index order
- * (the reports select them so) sort stably by count alone.
- */
-static void sort_by_samples(struct pp_row **rows, size_t nr)
+/* do the rows come in index order (as the preparation selects them)? */
+static bool in_index_order(struct pp_row *const *rows, size_t nr)
 {
-	struct op_kv *kv, *tmp;
-	const struct op_kv *sorted;
-	struct pp_row **copy;
 	size_t i;
 
 	for (i = 1; i < nr; i++)
 		if (rows[i]->index < rows[i - 1]->index)
-			break;
-	if (i < nr) {
-		qsort(rows, nr, sizeof(*rows), by_samples);
-		return;
-	}
-	kv = op_xcalloc(nr + 1, sizeof(*kv));
-	tmp = op_xcalloc(nr + 1, sizeof(*tmp));
-	copy = op_xcalloc(nr + 1, sizeof(*copy));
-	for (i = 0; i < nr; i++) {
-		kv[i].key = ~rows[i]->counts[0];
-		kv[i].value = i;
-		copy[i] = rows[i];
-	}
-	sorted = op_sort_kv(kv, tmp, nr);
-	for (i = 0; i < nr; i++)
-		rows[i] = copy[sorted[i].value];
-	free(kv);
-	free(tmp);
-	free(copy);
+			return false;
+	return true;
 }
 
 void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
@@ -226,20 +231,26 @@ void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 		.nr_keys = nr_keys ? nr_keys : 1,
 		.reverse = reverse,
 	};
-	bool by_symbol = false, by_debug = false;
+	bool by_symbol = false, by_debug = false, by_app = false, by_image = false;
 	size_t i;
 
-	if (!reverse && ctx.nr_keys == 1 && ctx.keys[0] == PP_SORT_SAMPLE) {
-		sort_by_samples(rows, nr);
-		return;
-	}
-	items = op_xcalloc(nr ? nr : 1, sizeof(*items));
 	for (i = 0; i < ctx.nr_keys; i++) {
 		by_symbol |= ctx.keys[i] == PP_SORT_SYMBOL;
 		by_debug |= ctx.keys[i] == PP_SORT_DEBUG;
+		by_app |= ctx.keys[i] == PP_SORT_APP;
+		by_image |= ctx.keys[i] == PP_SORT_IMAGE;
 	}
-	ctx.app_rank = name_ranks(p->nr_apps, pp_names_app, nm);
-	ctx.image_rank = name_ranks(p->nr_images, pp_names_image, nm);
+	if (by_app)
+		ctx.app_rank = name_ranks(p->nr_apps, pp_names_app, nm);
+	if (by_image)
+		ctx.image_rank = name_ranks(p->nr_images, pp_names_image, nm);
+	if (!by_symbol && !by_debug && in_index_order(rows, nr)) {
+		sort_numeric(rows, nr, &ctx);
+		free(ctx.app_rank);
+		free(ctx.image_rank);
+		return;
+	}
+	items = op_xcalloc(nr ? nr : 1, sizeof(*items));
 	for (i = 0; i < nr; i++) {
 		items[i].row = rows[i];
 		items[i].index = rows[i]->index;

@@ -119,7 +119,7 @@ static void sum_apps(struct app_sum *apps, const struct pp_side *s)
 static bool only_itself(const struct pp_profile *p, const struct app_sum *a)
 {
 	return a->nr_deps == 0 || (a->nr_deps == 1 &&
-		odb_image_id_equal(&p->images[a->deps[0].image].id, &p->apps[a->app].id));
+		pp_profile_own_image(p, a->app, a->deps[0].image));
 }
 
 static void put_app(FILE *out, struct pp_report *r, struct pp_side *s,

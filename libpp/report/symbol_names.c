@@ -51,8 +51,10 @@ static void run_chunk(struct pp_name_stream *s, size_t c)
 {
 	size_t i, end = (c + 1) * NAME_CHUNK < s->nr ? (c + 1) * NAME_CHUNK : s->nr;
 
+	/* NULL: shown as it is (most C names): nothing to copy */
 	for (i = c * NAME_CHUNK; i < end; i++)
-		s->names[i] = pp_symbol_display(s->syms[i], s->mode);
+		if (!(s->syms[i]->flags & PP_SYM_ARTIFICIAL))
+			s->names[i] = pp_demangle(s->syms[i]->name, s->mode);
 	pthread_mutex_lock(&s->lock);
 	s->done[c] = true;
 	pthread_cond_broadcast(&s->chunk_done);
@@ -113,7 +115,7 @@ const char *pp_name_stream_get(struct pp_name_stream *s, size_t i)
 	size_t c = i / NAME_CHUNK;
 
 	if (c < s->confirmed)
-		return s->names[i];
+		return s->names[i] ? s->names[i] : s->syms[i]->name;
 	pthread_mutex_lock(&s->lock);
 	while (!s->done[c]) {
 		size_t k = claim(s);
@@ -129,7 +131,7 @@ const char *pp_name_stream_get(struct pp_name_stream *s, size_t i)
 	while (s->confirmed < s->nr_chunks && s->done[s->confirmed])
 		s->confirmed++;
 	pthread_mutex_unlock(&s->lock);
-	return s->names[i];
+	return s->names[i] ? s->names[i] : s->syms[i]->name;
 }
 
 /* stop the helpers: no chunk is claimed after this */
@@ -180,6 +182,9 @@ char **pp_display_sym_names(const struct pp_sym *const *syms, size_t nr,
 		pp_name_stream_get(s, c * NAME_CHUNK);
 	stop(s);
 	names = s->names;
+	for (c = 0; c < nr; c++)
+		if (!names[c])
+			names[c] = op_xstrdup(syms[c]->name);
 	release(s, false);
 	return names;
 }

@@ -68,24 +68,24 @@ static void put_profile(struct pp_xml *x)
 	const char *slash;
 	size_t cpus = nr_cpus(x->p);
 
-	fputs("<?xml version=\"1.0\" ?>\n", x->out);
-	fputs("<profile  schemaversion=\"" XML_SCHEMA_VERSION "\"", x->out);
+	pp_out_str(x->out, "<?xml version=\"1.0\" ?>\n");
+	pp_out_str(x->out, "<profile  schemaversion=\"" XML_SCHEMA_VERSION "\"");
 	if (!cpu)
 		cpu = "unknown";
 	slash = strchr(cpu, '/');
-	fprintf(x->out, " cputype=\"%.*s\"\n",
+	pp_out_fmt(x->out, " cputype=\"%.*s\"\n",
 		slash ? (int)(slash - cpu) : (int)strlen(cpu), cpu);
 	if (slash && slash[1])
-		fprintf(x->out, " processor=\"%s\"\n", slash + 1);
+		pp_out_fmt(x->out, " processor=\"%s\"\n", slash + 1);
 	if (cpus > 1)
-		fprintf(x->out, " separatedcpus=\"%zu\"\n", cpus);
-	fprintf(x->out, " mhz=\"%.2f\"\n", h->cpu_speed);
+		pp_out_fmt(x->out, " separatedcpus=\"%zu\"\n", cpus);
+	pp_out_fmt(x->out, " mhz=\"%.2f\"\n", h->cpu_speed);
 	put_title(x);
-	fputs(">\n", x->out);
+	pp_out_str(x->out, ">\n");
 }
 
 /* a list joined by commas, as one attribute */
-static void attr_list(FILE *out, const char *name, const char *const *list)
+static void attr_list(struct pp_out *out, const char *name, const char *const *list)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	size_t i;
@@ -104,7 +104,7 @@ static void put_options(struct pp_xml *x)
 {
 	const struct pp_report_opts *o = x->o;
 
-	fputs("<options ", x->out);
+	pp_out_str(x->out, "<options ");
 	if (o->spec && o->spec[0])
 		attr_list(x->out, "session", o->spec);
 	if (o->debug_info)
@@ -121,7 +121,7 @@ static void put_options(struct pp_xml *x)
 		attr_list(x->out, "excludesymbols", o->exclude_symbols);
 	if (o->include_symbols)
 		attr_list(x->out, "includesymbols", o->include_symbols);
-	fputs("/>\n", x->out);
+	pp_out_str(x->out, "/>\n");
 }
 
 /*
@@ -155,7 +155,7 @@ static void put_setup(struct pp_xml *x, const size_t *ev, size_t nr_events)
 	const struct pp_profile *p = x->p;
 	size_t i, next = 0;
 
-	fputs("<setup>\n", x->out);
+	pp_out_str(x->out, "<setup>\n");
 	for (i = 0; i < p->nr_classes && next < nr_events; i++) {
 		const struct pp_class *c = &p->classes[i];
 
@@ -163,19 +163,19 @@ static void put_setup(struct pp_xml *x, const size_t *ev, size_t nr_events)
 			continue;
 		next++;
 		if (pp_cpu_type_is_timer(c->header.cpu_type)) {
-			fputs("<timersetup ", x->out);
+			pp_out_str(x->out, "<timersetup ");
 			pp_xml_attr_u64(x->out, "rtcinterrupts", c->header.ctr_count);
-			fputs("/>\n", x->out);
+			pp_out_str(x->out, "/>\n");
 			continue;
 		}
-		fputs("<eventsetup ", x->out);
+		pp_out_str(x->out, "<eventsetup ");
 		pp_xml_attr_u64(x->out, "id", ev[i]);
 		pp_xml_attr_str(x->out, "eventname", c->t.event);
 		pp_xml_attr_u64(x->out, "unitmask", c->header.ctr_um);
 		pp_xml_attr_u64(x->out, "setupcount", c->header.ctr_count);
-		fputs("/>\n", x->out);
+		pp_out_str(x->out, "/>\n");
 	}
-	fputs("</setup>\n\n", x->out);
+	pp_out_str(x->out, "</setup>\n\n");
 }
 
 /* what names a class in <classes> */
@@ -205,7 +205,7 @@ static void put_classes(struct pp_xml *x, const size_t *ev, size_t nr_events)
 		return;
 	keys = op_xcalloc(p->nr_classes, sizeof(*keys));
 	x->class_names = op_xcalloc(p->nr_classes, sizeof(*x->class_names));
-	fputs("<classes>\n", x->out);
+	pp_out_str(x->out, "<classes>\n");
 	for (i = 0; i < p->nr_classes; i++) {
 		const struct pp_template *t = &p->classes[i].t;
 		struct class_key key = {
@@ -224,7 +224,7 @@ static void put_classes(struct pp_xml *x, const size_t *ev, size_t nr_events)
 		if (k < nr_keys)
 			continue;
 		keys[nr_keys++] = key;
-		fprintf(x->out, "<class  name=\"%s\"", x->class_names[i]);
+		pp_out_fmt(x->out, "<class  name=\"%s\"", x->class_names[i]);
 		if (cpus > 1)
 			pp_xml_attr_u64(x->out, "cpu", (uint64_t)t->cpu);
 		if (nr_events > 1)
@@ -232,9 +232,9 @@ static void put_classes(struct pp_xml *x, const size_t *ev, size_t nr_events)
 		if (masks)
 			pp_xml_attr_u64(x->out, "mask",
 				 t->unit_mask == ODB_ALL ? 0 : (uint64_t)t->unit_mask);
-		fputs("/>\n", x->out);
+		pp_out_str(x->out, "/>\n");
 	}
-	fputs("</classes>\n", x->out);
+	pp_out_str(x->out, "</classes>\n");
 	free(keys);
 }
 
@@ -267,6 +267,7 @@ static void group_rows(struct pp_xml *x)
 	size_t *image_rank = op_xcalloc(x->p->nr_images + 1, sizeof(*image_rank));
 	struct grouped *g = op_xcalloc(x->nr_sel + 1, sizeof(*g));
 	size_t nr_apps = 0, nr_images = 0, i;
+	bool sorted = true;
 
 	for (i = 0; i < x->nr_sel; i++) {
 		const struct pp_row *row = x->sel[i];
@@ -279,10 +280,15 @@ static void group_rows(struct pp_xml *x)
 		g[i].app_rank = app_rank[row->app];
 		g[i].image_rank = image_rank[row->image];
 		g[i].pos = i;
+		if (i && by_group(&g[i - 1], &g[i]) > 0)
+			sorted = false;
 	}
-	qsort(g, x->nr_sel, sizeof(*g), by_group);
-	for (i = 0; i < x->nr_sel; i++)
-		x->sel[i] = g[i].row;
+	/* the common case: no two apps (or images) share a name */
+	if (!sorted) {
+		qsort(g, x->nr_sel, sizeof(*g), by_group);
+		for (i = 0; i < x->nr_sel; i++)
+			x->sel[i] = g[i].row;
+	}
 	free(g);
 	free(app_rank);
 	free(image_rank);
@@ -322,21 +328,22 @@ static void release(struct pp_xml *x)
 			free(x->class_names[i]);
 	free(x->class_names);
 	free(x->buf);
-	free(x->app_image);
 	pp_names_release(&x->nm);
 }
 
 int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct pp_side *s = &r->sides[0];
+	struct pp_out *buffered = op_xmalloc(sizeof(*buffered));
 	struct pp_xml x = {
-		.out = out, .r = r, .s = s, .p = s->p, .o = r->o,
+		.out = buffered, .r = r, .s = s, .p = s->p, .o = r->o,
 		.callgraph = (r->output->needs & PP_NEEDS_ARCS) != 0,
 		.sel = s->sel, .nr_sel = s->nr_sel,
 	};
 	size_t nr_events, *ev;
 
 	(void)err;
+	pp_out_init(buffered, out);
 	op_hmap_init(&x.sym_index);
 	/* XML always names whole paths */
 	pp_names_init(&x.nm, s->p, true);
@@ -352,7 +359,9 @@ int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err)
 	put_classes(&x, ev, nr_events);
 	free(ev);
 	put_body(&x);
-	fputs("</profile>\n", out);
+	pp_out_str(x.out, "</profile>\n");
+	pp_out_flush(x.out);
+	free(buffered);
 	release(&x);
 	return 0;
 }

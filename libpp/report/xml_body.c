@@ -164,28 +164,28 @@ static void put_calls(struct pp_xml *x, const struct pp_row *row, bool callees,
 	/* callers smallest first, callees biggest first, as -c lists them */
 	nr = pp_arcs_list(&x->s->arcs, &x->s->rows, row, callees,
 			  callees ? x->o->reverse : !x->o->reverse, x->buf);
-	fprintf(x->out, "<%s>\n", tag);
+	pp_out_fmt(x->out, "<%s>\n", tag);
 	for (i = 0; i < nr; i++) {
 		const struct pp_arc_entry *e = &x->buf[i];
 
 		if (!e->self && !pp_xml_any_count(e->counts, lo, hi))
 			continue;
 		if (in_module) {
-			fputs("<module ", x->out);
+			pp_out_str(x->out, "<module ");
 			pp_xml_attr_str(x->out, "name", pp_names_image(&x->nm, e->row->image));
-			fputs(">\n", x->out);
+			pp_out_str(x->out, ">\n");
 		}
-		fputs("<symbol ", x->out);
+		pp_out_str(x->out, "<symbol ");
 		pp_xml_attr_u64(x->out, "idref", pp_xml_sym_id(x, e->row));
 		if (e->self)
 			pp_xml_attr_str(x->out, "self", "true");
-		fputs(">\n", x->out);
+		pp_out_str(x->out, ">\n");
 		pp_xml_put_counts(x, e->counts, lo, hi);
-		fputs("</symbol>\n", x->out);
+		pp_out_str(x->out, "</symbol>\n");
 		if (in_module)
-			fputs("</module>\n", x->out);
+			pp_out_str(x->out, "</module>\n");
 	}
-	fprintf(x->out, "</%s>\n", tag);
+	pp_out_fmt(x->out, "</%s>\n", tag);
 }
 
 void pp_xml_put_symbol(struct pp_xml *x, const struct pp_row *row, size_t lo,
@@ -193,17 +193,17 @@ void pp_xml_put_symbol(struct pp_xml *x, const struct pp_row *row, size_t lo,
 {
 	size_t id = pp_xml_sym_id(x, row);
 
-	fputs("<symbol ", x->out);
+	pp_out_str(x->out, "<symbol ");
 	pp_xml_attr_u64(x->out, "idref", id);
 	if (x->o->details)
 		put_details(x, row, id, lo, hi);
-	fputs(">\n", x->out);
+	pp_out_str(x->out, ">\n");
 	if (x->callgraph) {
 		put_calls(x, row, false, lo, hi, in_module);
 		put_calls(x, row, true, lo, hi, in_module);
 	}
 	pp_xml_put_counts(x, row->counts, lo, hi);
-	fputs("</symbol>\n", x->out);
+	pp_out_str(x->out, "</symbol>\n");
 }
 
 /* --- the program structure ---------------------------------------------- */
@@ -222,23 +222,7 @@ static void sum_rows(struct pp_xml *x, size_t from, size_t to, size_t lo,
 
 static bool own_image(const struct pp_xml *x, const struct pp_row *row)
 {
-	return x->app_image[row->app] == row->image;
-}
-
-/* each app's own image, found once rather than per row */
-static void find_app_images(struct pp_xml *x)
-{
-	size_t a, i;
-
-	x->app_image = op_xcalloc(x->p->nr_apps + 1, sizeof(*x->app_image));
-	for (a = 0; a < x->p->nr_apps; a++) {
-		x->app_image[a] = SIZE_MAX;
-		for (i = 0; i < x->p->nr_images; i++)
-			if (odb_image_id_equal(&x->p->apps[a].id, &x->p->images[i].id)) {
-				x->app_image[a] = i;
-				break;
-			}
-	}
+	return pp_profile_own_image(x->p, row->app, row->image);
 }
 
 /* <module>: rows sel[from..to) of one image, those in lo..hi */
@@ -247,15 +231,15 @@ static void put_module(struct pp_xml *x, size_t from, size_t to, size_t lo,
 {
 	size_t i;
 
-	fputs("<module ", x->out);
+	pp_out_str(x->out, "<module ");
 	pp_xml_attr_str(x->out, "name", pp_names_image(&x->nm, x->sel[from]->image));
-	fputs(">\n", x->out);
+	pp_out_str(x->out, ">\n");
 	sum_rows(x, from, to, lo, hi, sum);
 	pp_xml_put_counts(x, sum, lo, hi);
 	for (i = from; i < to; i++)
 		if (pp_xml_row_in_range(x, x->sel[i], lo, hi))
 			pp_xml_put_symbol(x, x->sel[i], lo, hi, true);
-	fputs("</module>\n", x->out);
+	pp_out_str(x->out, "</module>\n");
 }
 
 /*
@@ -269,16 +253,15 @@ void pp_xml_put_binaries(struct pp_xml *x)
 	uint64_t *sum = op_xcalloc(x->p->nr_classes, sizeof(*sum));
 	size_t i = 0;
 
-	find_app_images(x);
 
 	while (i < x->nr_sel) {
 		size_t app = x->sel[i]->app, end = i, k;
 
 		while (end < x->nr_sel && x->sel[end]->app == app)
 			end++;
-		fputs("<binary ", x->out);
+		pp_out_str(x->out, "<binary ");
 		pp_xml_attr_str(x->out, "name", pp_names_app(&x->nm, app));
-		fputs(">\n", x->out);
+		pp_out_str(x->out, ">\n");
 		memset(sum, 0, x->p->nr_classes * sizeof(*sum));
 		for (k = i; k < end; k++) {
 			size_t c;
@@ -303,7 +286,7 @@ void pp_xml_put_binaries(struct pp_xml *x)
 			put_module(x, k, m, 0, hi, sum);
 			k = m;
 		}
-		fputs("</binary>\n", x->out);
+		pp_out_str(x->out, "</binary>\n");
 		i = end;
 	}
 	free(sum);
@@ -327,7 +310,7 @@ static void put_thread(struct pp_xml *x, size_t lo, size_t hi, uint64_t *sum)
 {
 	size_t i;
 
-	fprintf(x->out, "<thread  tid=\"%" PRId64 "\">\n", x->p->classes[lo].t.tid);
+	pp_out_fmt(x->out, "<thread  tid=\"%" PRId64 "\">\n", x->p->classes[lo].t.tid);
 	sum_rows(x, 0, x->nr_sel, lo, hi, sum);
 	pp_xml_put_counts(x, sum, lo, hi);
 	for (i = 0; i < x->nr_sel;) {
@@ -342,7 +325,7 @@ static void put_thread(struct pp_xml *x, size_t lo, size_t hi, uint64_t *sum)
 		put_module(x, i, m, lo, hi, sum);
 		i = m;
 	}
-	fputs("</thread>\n", x->out);
+	pp_out_str(x->out, "</thread>\n");
 }
 
 /*
@@ -366,9 +349,9 @@ void pp_xml_put_processes(struct pp_xml *x)
 			i = end;
 			continue;
 		}
-		fprintf(x->out, "<process  pid=\"%" PRId64 "\"", p->classes[i].t.tgid);
+		pp_out_fmt(x->out, "<process  pid=\"%" PRId64 "\"", p->classes[i].t.tgid);
 		pp_xml_attr_str(x->out, "name", pp_names_app(&x->nm, x->sel[first]->app));
-		fputs(">\n", x->out);
+		pp_out_str(x->out, ">\n");
 		sum_rows(x, 0, x->nr_sel, i, end - 1, sum);
 		pp_xml_put_counts(x, sum, i, end - 1);
 		for (t = i; t < end;) {
@@ -380,7 +363,7 @@ void pp_xml_put_processes(struct pp_xml *x)
 				put_thread(x, t, tend - 1, sum);
 			t = tend;
 		}
-		fputs("</process>\n", x->out);
+		pp_out_str(x->out, "</process>\n");
 		i = end;
 	}
 	free(sum);

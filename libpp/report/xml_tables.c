@@ -20,16 +20,16 @@ void pp_xml_put_symboltable(struct pp_xml *x)
 {
 	size_t id;
 
-	fputs("<symboltable>\n", x->out);
+	pp_out_str(x->out, "<symboltable>\n");
 	for (id = 0; id < x->nr_syms; id++) {
 		const struct pp_xsym *xs = &x->syms[id];
 		bool streamed = x->s->name_pos[xs->row->index] != SIZE_MAX;
 		char *own = streamed ? NULL : pp_symbol_display(xs->sym, x->o->demangle);
 		const char *name = own ? own : pp_side_sym_name(x->s, xs->row);
 
-		fputs("<symboldata ", x->out);
+		pp_out_str(x->out, "<symboldata ");
 		pp_xml_attr_u64(x->out, "id", id);
-		fputc(' ', x->out);
+		pp_out_ch(x->out, ' ');
 		pp_xml_attr_str(x->out, "name", name);
 		free(own);
 		if (x->o->debug_info) {
@@ -47,31 +47,31 @@ void pp_xml_put_symboltable(struct pp_xml *x)
 			char vma[32];
 
 			pp_xml_vma_text(x, vma, sizeof(vma), xs->sym->vma);
-			fputc(' ', x->out);
+			pp_out_ch(x->out, ' ');
 			pp_xml_attr_str(x->out, "startingaddr", vma);
 			if (x->o->details)
 				pp_xml_attr_u64(x->out, "codelength", xs->sym->end - xs->sym->start);
 		}
-		fputs("/>\n", x->out);
+		pp_out_str(x->out, "/>\n");
 	}
-	fputs("</symboltable>\n", x->out);
+	pp_out_str(x->out, "</symboltable>\n");
 }
 
 void pp_xml_put_detailtable(struct pp_xml *x)
 {
 	size_t id;
 
-	fputs("<detailtable>\n", x->out);
+	pp_out_str(x->out, "<detailtable>\n");
 	for (id = 0; id < x->nr_syms; id++) {
 		const struct pp_xsym *xs = &x->syms[id];
 
 		if (!xs->nr_details)
 			continue;
-		fprintf(x->out, "<symboldetails  id=\"%zu\">\n", id);
-		fputs(xs->details.buf, x->out);
-		fputs("</symboldetails>\n", x->out);
+		pp_out_fmt(x->out, "<symboldetails  id=\"%zu\">\n", id);
+		pp_out_str(x->out, xs->details.buf);
+		pp_out_str(x->out, "</symboldetails>\n");
 	}
-	fputs("</detailtable>\n", x->out);
+	pp_out_str(x->out, "</detailtable>\n");
 }
 
 /* the largest symbol whose code we copy into the XML */
@@ -119,22 +119,22 @@ void pp_xml_put_bytestable(struct pp_xml *x)
 
 	for (i = 0; i < x->p->nr_images; i++)
 		fds[i] = -2;
-	fputs("<bytestable>\n", x->out);
+	pp_out_str(x->out, "<bytestable>\n");
 	for (id = 0; id < x->nr_syms; id++) {
 		size_t len = 0;
 		unsigned char *code = read_code(x, &x->syms[id], fds, &len);
 
 		if (!code)
 			continue;
-		fprintf(x->out, "<bytes  id=\"%zu\">\n", id);
+		pp_out_fmt(x->out, "<bytes  id=\"%zu\">\n", id);
 		for (i = 0; i < len; i++) {
-			fputc(hex[code[i] >> 4], x->out);
-			fputc(hex[code[i] & 0xf], x->out);
+			pp_out_ch(x->out, hex[code[i] >> 4]);
+			pp_out_ch(x->out, hex[code[i] & 0xf]);
 		}
-		fputs("</bytes>\n", x->out);
+		pp_out_str(x->out, "</bytes>\n");
 		free(code);
 	}
-	fputs("</bytestable>\n", x->out);
+	pp_out_str(x->out, "</bytestable>\n");
 	for (i = 0; i < x->p->nr_images; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,60 +63,75 @@ void pp_xml_add_escaped(struct op_strbuf *sb, const char *s)
 	}
 }
 
-void pp_xml_put_escaped(FILE *out, const char *s)
+/*
+ * Does the 8-byte word w hold a byte that needs escaping (below 0x20, 0x7f,
+ * '"', '&', '<', '>')?  Bit tricks on the whole word: a byte b
+ * is flagged by (b - c) & ~b & 0x80 for the bytes equal to c (the
+ * classic zero-byte test on w ^ c), and by (b - 0x20) & ~b & 0x80 for b
+ * below 0x20.  False positives are possible, misses are not.
+ */
+static bool word_special(uint64_t w)
 {
-	const char *run = s;
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t hit = (w - 0x20 * ones) & ~w;
+
+	hit |= ((w ^ 0x7f * ones) - ones) & ~(w ^ 0x7f * ones);
+	hit |= ((w ^ 0x22 * ones) - ones) & ~(w ^ 0x22 * ones);
+	hit |= ((w ^ 0x26 * ones) - ones) & ~(w ^ 0x26 * ones);
+	hit |= ((w ^ 0x3c * ones) - ones) & ~(w ^ 0x3c * ones);
+	hit |= ((w ^ 0x3e * ones) - ones) & ~(w ^ 0x3e * ones);
+	return (hit & highs) != 0;
+}
+
+void pp_xml_put_escaped(struct pp_out *out, const char *s)
+{
+	const char *run = s, *end = s + strlen(s);
 
 	/* plain runs in one write: names are long and rarely need escapes */
+	while (end - s >= 8) {
+		uint64_t w;
+
+		memcpy(&w, s, sizeof(w));
+		if (word_special(w))
+			break;
+		s += sizeof(w);
+	}
 	for (; *s; s++) {
 		if (!special[(unsigned char)*s])
 			continue;
-		fwrite(run, 1, (size_t)(s - run), out);
-		fputs(entity((unsigned char)*s), out);
+		pp_out_add(out, run, (size_t)(s - run));
+		pp_out_str(out, entity((unsigned char)*s));
 		run = s + 1;
 	}
-	fwrite(run, 1, (size_t)(s - run), out);
+	pp_out_add(out, run, (size_t)(s - run));
 }
 
 /* ' name="' */
-void pp_xml_attr_start(FILE *out, const char *name)
+void pp_xml_attr_start(struct pp_out *out, const char *name)
 {
-	fputc(' ', out);
-	fputs(name, out);
-	fputs("=\"", out);
+	pp_out_ch(out, ' ');
+	pp_out_str(out, name);
+	pp_out_str(out, "=\"");
 }
 
 /* ' name="value"', value escaped */
-void pp_xml_attr_str(FILE *out, const char *name, const char *value)
+void pp_xml_attr_str(struct pp_out *out, const char *name, const char *value)
 {
 	pp_xml_attr_start(out, name);
 	pp_xml_put_escaped(out, value);
-	fputc('"', out);
+	pp_out_ch(out, '"');
 }
 
-/* value in decimal, without printf: reports write hundreds of thousands */
-void pp_xml_put_u64(FILE *out, uint64_t value)
-{
-	char buf[24];
-	size_t i = sizeof(buf);
-
-	do {
-		buf[--i] = (char)('0' + value % 10);
-		value /= 10;
-	} while (value);
-	fwrite(buf + i, 1, sizeof(buf) - i, out);
-}
-
-void pp_xml_attr_u64(FILE *out, const char *name, uint64_t value)
+void pp_xml_attr_u64(struct pp_out *out, const char *name, uint64_t value)
 {
 	pp_xml_attr_start(out, name);
-	pp_xml_put_u64(out, value);
-	fputc('"', out);
+	pp_out_u64(out, value);
+	pp_out_ch(out, '"');
 }
 
 void pp_xml_vma_text(const struct pp_xml *x, char *buf, size_t size, uint64_t vma)
 {
-	snprintf(buf, size, x->vma64 ? "%016" PRIx64 : "%08" PRIx64, vma);
+	pp_format_vma(buf, size, vma, x->vma64);
 }
 
 /*
@@ -130,13 +146,13 @@ void pp_xml_put_counts(struct pp_xml *x, const uint64_t *counts, size_t lo, size
 		if (!counts[c])
 			continue;
 		if (x->class_names) {
-			fputs("<count  class=\"", x->out);
-			fputs(x->class_names[c], x->out);
-			fputs("\">\n", x->out);
+			pp_out_str(x->out, "<count  class=\"");
+			pp_out_str(x->out, x->class_names[c]);
+			pp_out_str(x->out, "\">\n");
 		} else {
-			fputs("<count>\n", x->out);
+			pp_out_str(x->out, "<count>\n");
 		}
-		pp_xml_put_u64(x->out, counts[c]);
-		fputs("</count>\n", x->out);
+		pp_out_u64(x->out, counts[c]);
+		pp_out_str(x->out, "</count>\n");
 	}
 }
