@@ -155,7 +155,7 @@ struct want_row {
 	uint64_t counts[2];
 };
 
-static const struct pp_row *find_row(struct pp_profile *p, const struct pp_rows *r,
+static const struct pp_row *find_row(struct pp_profile *p, struct pp_rows *r,
 				     const struct row_key *w)
 {
 	size_t image = pp_test_image(p, w->image);
@@ -165,7 +165,7 @@ static const struct pp_row *find_row(struct pp_profile *p, const struct pp_rows 
 }
 
 /* r holds exactly the rows of want[0..nr) */
-static void check_rows(struct pp_profile *p, const struct pp_rows *r,
+static void check_rows(struct pp_profile *p, struct pp_rows *r,
 		       const struct want_row *want, size_t nr)
 {
 	size_t i;
@@ -400,7 +400,7 @@ struct want_arc {
 	{ __LINE__, { KN, KN, "delta" }, { KN, KN, "alpha" }, { 5, 0 } },	\
 	{ __LINE__, { KN, KN, "delta" }, { KN, KN, "beta" }, { 5, 0 } }
 
-static void check_arcs(struct pp_profile *p, const struct pp_rows *r,
+static void check_arcs(struct pp_profile *p, struct pp_rows *r,
 		       const struct pp_arcs *a, const struct want_arc *want, size_t nr)
 {
 	size_t i, k;
