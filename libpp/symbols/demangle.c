@@ -181,7 +181,13 @@ static bool name_char(char c)
 	       (c >= '0' && c <= '9') || c == '_' || c == ':';
 }
 
-/* one pass of every rule over in; true when something was rewritten */
+/*
+ * One pass of every rule over in; true when something was rewritten.
+ * Every pattern starts with RULE_START, so the text between two of its
+ * occurrences is copied as it is.
+ */
+#define RULE_START "std::"
+
 static bool smart_pass(const char *in, struct op_strbuf *out)
 {
 	const char *p = in;
@@ -189,13 +195,20 @@ static bool smart_pass(const char *in, struct op_strbuf *out)
 	size_t i;
 
 	while (*p) {
-		const char *end = NULL;
+		const char *end = NULL, *next = strstr(p, RULE_START);
 
-		for (i = 0; i < sizeof(smart_rules) / sizeof(smart_rules[0]); i++) {
-			struct bindings b = { { NULL }, { 0 } };
+		if (!next) {
+			op_strbuf_addstr(out, p);
+			break;
+		}
+		op_strbuf_add(out, p, (size_t)(next - p));
+		p = next;
+		/* a rule matches only where a name starts */
+		for (i = 0; !(p > in && name_char(p[-1])) &&
+			    i < sizeof(smart_rules) / sizeof(smart_rules[0]); i++) {
+			struct bindings b;
 
-			if (*p != smart_rules[i].pattern[0] || (p > in && name_char(p[-1])))
-				continue;
+			memset(b.text, 0, sizeof(b.text));
 			end = match(smart_rules[i].pattern, p, &b);
 			if (end) {
 				substitute(out, smart_rules[i].replacement, &b);
@@ -268,7 +281,7 @@ char *pp_demangle(const char *name, enum pp_demangle_mode mode)
 		d = cplus_demangle_v3(name, DMGL_PARAMS | DMGL_ANSI);
 	else
 		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-	if (!d || mode != PP_DEMANGLE_SMART)
+	if (!d || mode != PP_DEMANGLE_SMART || !strstr(d, RULE_START))
 		return d;	/* malloc()ed by libiberty: the caller free()s it */
 	r = smarten(d);
 	free(d);
