@@ -204,7 +204,7 @@ static unsigned modes(void)
 
 static int annotate(struct ppt_job *job, const char *cmd, const char *disasm)
 {
-	struct pp_report_opts ro = { .demangle = PP_DEMANGLE_NORMAL };
+	struct pp_report_opts ro = { 0 };
 	struct lists l;
 	int status;
 

@@ -190,7 +190,7 @@ static int report(struct ppt_job *job, const struct pp_report_opts *ro)
 
 int main(int argc, char **argv)
 {
-	struct pp_report_opts ro = { .demangle = PP_DEMANGLE_NORMAL };
+	struct pp_report_opts ro = { 0 };
 	struct ppt_job job;
 	const char **args;
 	poptContext ctx;

@@ -177,6 +177,7 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	job->sym_opts.kallsyms = job->info.kallsyms;
 	job->sym_opts.modules = job->info.modules;
 	job->sym_opts.vmlinux = job->info.run.vmlinux;
+	job->sym_opts.demangle = job->demangle;
 	for (side = 0; side < job->nr_sides; side++) {
 		ret = build_side(job, side);
 		if (ret)
@@ -208,7 +209,6 @@ void ppt_job_report_opts(const struct ppt_job *job, const struct ppt_common_opti
 {
 	ro->exclude_dependent = o->exclude_dependent;
 	ro->threshold = o->threshold;
-	ro->demangle = job->demangle;
 	ro->include_symbols = (const char *const *)job->include;
 	ro->exclude_symbols = (const char *const *)job->exclude;
 	ro->merge_list = o->merge;

@@ -186,6 +186,12 @@ static inline bool pp_profile_own_image(const struct pp_profile *p, size_t app,
 	return p->apps[app].own_image == image;
 }
 
+/* how the profile's symbol names are shown (its symbol options' -D) */
+static inline enum pp_demangle_mode pp_profile_demangle(const struct pp_profile *p)
+{
+	return p->sym_opts ? p->sym_opts->demangle : PP_DEMANGLE_NONE;
+}
+
 /*
  * The cpu type of a sample-file header as OProfile names it
  * ("i386/skylake"), or NULL when it is not one we know.

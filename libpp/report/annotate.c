@@ -140,15 +140,19 @@ static void select_syms(struct pp_ann *a, bool threshold)
 static void name_syms(struct pp_ann *a)
 {
 	const struct pp_sym **syms = op_xcalloc(a->nr_syms + 1, sizeof(*syms));
-	char **names;
+	size_t *images = op_xcalloc(a->nr_syms + 1, sizeof(*images));
+	const char **names = op_xcalloc(a->nr_syms + 1, sizeof(*names));
 	size_t i;
 
-	for (i = 0; i < a->nr_syms; i++)
+	for (i = 0; i < a->nr_syms; i++) {
 		syms[i] = a->syms[i].sym;
-	names = pp_display_sym_names(syms, a->nr_syms, a->o->demangle);
+		images[i] = a->syms[i].image;
+	}
+	pp_shown_names(a->p, images, syms, a->nr_syms, names);
 	for (i = 0; i < a->nr_syms; i++)
 		a->syms[i].name = names[i];
 	free(names);
+	free(images);
 	free(syms);
 }
 
@@ -176,7 +180,6 @@ void pp_ann_release(struct pp_ann *a)
 	for (i = 0; i < a->nr_syms; i++) {
 		free(a->syms[i].counts);
 		free(a->syms[i].rows);
-		free(a->syms[i].name);
 	}
 	free(a->syms);
 	memset(a, 0, sizeof(*a));
@@ -294,7 +297,7 @@ void pp_ann_symbol_total(struct op_strbuf *sb, const struct pp_ann *a, size_t i)
 /* the report header (CPU, event, classes) as comment lines */
 static void header_lines(FILE *out, const struct pp_ann *a)
 {
-	struct pp_report_opts ro = { .demangle = a->o->demangle };
+	struct pp_report_opts ro = { 0 };
 	char *text = NULL, *line, *next;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);

@@ -34,7 +34,6 @@ struct asm_ctx {
 	size_t image;
 	struct pp_symtab *t;
 	struct pp_disasm *d;
-	char **names;			/* per symbol of t, shown names, made on use */
 	unsigned digits;		/* address width of symbol lines */
 	/* the symbol being written: its keys with samples */
 	struct op_kv *keys;		/* key, index into counts / nr_classes */
@@ -78,9 +77,7 @@ static void symbolize(void *data, uint64_t vma, struct op_strbuf *sb)
 	s = sym_at_vma(c->t, vma, &i);
 	if (!s || (s->flags & PP_SYM_ARTIFICIAL))
 		return;
-	if (!c->names[i])
-		c->names[i] = pp_symbol_display(s, c->a->o->demangle);
-	op_strbuf_addstr(sb, c->names[i]);
+	op_strbuf_addstr(sb, pp_symtab_shown_name(c->t, s));
 	if (vma != s->vma)
 		op_strbuf_addf(sb, "+0x%" PRIx64, vma - s->vma);
 }
@@ -310,7 +307,6 @@ static void open_image(struct asm_ctx *c, size_t image)
 
 	c->image = image;
 	c->t = pp_image_symtab(c->a->p, image);
-	c->names = op_xcalloc(c->t->nr + 1, sizeof(*c->names));
 	c->d = NULL;
 	c->digits = 16;
 	/* -s -a: say why there will be no source lines (a binary not found
@@ -338,7 +334,7 @@ static void open_image(struct asm_ctx *c, size_t image)
 	}
 	c->digits = pp_disasm_addr_digits(c->d);
 	pp_disasm_set_symbolizer(c->d, symbolize, c);
-	pp_disasm_set_demangle(c->d, c->a->o->demangle);
+	pp_disasm_set_demangle(c->d, pp_profile_demangle(c->a->p));
 }
 
 /*
@@ -381,12 +377,6 @@ static int check_options(struct pp_ann *a, struct op_err *err)
 
 static void close_image(struct asm_ctx *c)
 {
-	size_t i;
-
-	for (i = 0; c->t && i < c->t->nr; i++)
-		free(c->names[i]);
-	free(c->names);
-	c->names = NULL;
 	pp_disasm_close(c->d);
 	c->d = NULL;
 }

@@ -198,7 +198,7 @@ static void header(struct diffctx *d, FILE *out)
 static void put_row(struct diffctx *d, FILE *out, const struct drow *dr)
 {
 	struct pp_line l;
-	char buf[64], *name;
+	char buf[64];
 	size_t c;
 
 	pp_line_start(&l, out, NULL);
@@ -224,9 +224,8 @@ static void put_row(struct diffctx *d, FILE *out, const struct drow *dr)
 		pp_line_field(&l, pp_names_image(&dr->s->names, dr->row->image), W_IMAGE);
 	if (d->show_app)
 		pp_line_field(&l, pp_names_app(&dr->s->names, dr->row->app), W_APP);
-	name = pp_symbol_display(dr->row->sym, d->r->o->demangle);
-	pp_line_field(&l, name, W_SYMBOL);
-	free(name);
+	pp_line_field(&l, pp_shown_name(dr->s->p, dr->row->image, dr->row->sym),
+		      W_SYMBOL);
 	pp_line_end(&l);
 }
 

@@ -79,7 +79,6 @@ struct pp_report_opts {
 	double threshold;		/* -t, percent (rows with at least it); 0 = none */
 	enum pp_sort_key sort[PP_MAX_SORT_KEYS];
 	size_t nr_sort;			/* 0 = by samples */
-	enum pp_demangle_mode demangle;
 	const char *const *include_symbols;	/* -i, NULL-ended, or NULL */
 	const char *const *exclude_symbols;	/* -e */
 	const char *command_line;	/* for titles (XML, annotation) */

@@ -100,8 +100,10 @@ static bool shown(const struct pp_report *r, const struct pp_side *s,
 	/* -x: a library reached by an arc is a caller or callee, not an entry */
 	if (o->exclude_dependent && !pp_profile_own_image(s->p, row->app, row->image))
 		return false;
-	return !row->sym || pp_sym_passes(o->include_symbols, o->exclude_symbols,
-					  row->sym, o->demangle);
+	if (!row->sym || (!o->include_symbols && !o->exclude_symbols))
+		return true;
+	return pp_sym_passes(o->include_symbols, o->exclude_symbols, row->sym->name,
+			     pp_shown_name(s->p, row->image, row->sym));
 }
 
 static void select_rows(struct pp_report *r, struct pp_side *s)
@@ -152,11 +154,11 @@ static void order_rows(struct pp_report *r, struct pp_side *s)
 			pp_note(r->notes, "--sort is ignored with the %s output",
 				out->name);
 		pp_rows_sort(s->sel, s->nr_sel, s->p, &s->names, out->sort,
-			     out->nr_sort, o->reverse, o->demangle);
+			     out->nr_sort, o->reverse);
 		return;
 	}
 	pp_rows_sort(s->sel, s->nr_sel, s->p, &s->names, o->sort, o->nr_sort,
-		     o->reverse, o->demangle);
+		     o->reverse);
 }
 
 /*
@@ -168,6 +170,7 @@ static void start_names(struct pp_report *r, struct pp_side *s)
 {
 	size_t nr = needs(r, PP_NEEDS_ARCS) ? s->rows.nr : s->nr_sel;
 	const struct pp_sym **syms = op_xcalloc(nr + 1, sizeof(*syms));
+	size_t *images = op_xcalloc(nr + 1, sizeof(*images));
 	bool *placed = op_xcalloc(s->rows.nr + 1, sizeof(*placed));
 	size_t i, n = 0;
 
@@ -177,16 +180,19 @@ static void start_names(struct pp_report *r, struct pp_side *s)
 	for (i = 0; i < s->nr_sel; i++) {
 		placed[s->sel[i]->index] = true;
 		s->name_pos[s->sel[i]->index] = n;
+		images[n] = s->sel[i]->image;
 		syms[n++] = s->sel[i]->sym;
 	}
 	for (i = 0; n < nr && i < s->rows.nr; i++) {
 		if (placed[i])
 			continue;
 		s->name_pos[i] = n;
+		images[n] = s->rows.rows[i].image;
 		syms[n++] = s->rows.rows[i].sym;
 	}
-	s->sym_names = pp_name_stream_start(syms, n, r->o->demangle);
+	s->sym_names = pp_name_stream_start(s->p, images, syms, n);
 	free(syms);
+	free(images);
 	free(placed);
 }
 

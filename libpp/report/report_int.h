@@ -208,31 +208,35 @@ const char *pp_names_app(struct pp_names *nm, size_t app);
 const char *pp_names_image(struct pp_names *nm, size_t image);
 
 /*
- * The name shown for a symbol: demangled per mode.  Returns a string the
- * caller frees.
+ * The name shown for sym, a symbol of image: its table's shown name
+ * (pp_symtab_shown_name(): demangled as -D says, made once).  Borrowed
+ * until the profile is released.
  */
-char *pp_symbol_display(const struct pp_sym *sym, enum pp_demangle_mode mode);
+const char *pp_shown_name(struct pp_profile *p, size_t image, const struct pp_sym *sym);
 
 /*
- * The shown names of syms[0..nr), in that order, demangled ahead of the
- * caller by helper threads when there are many (demangling is most of a
- * big symbol report's time).  pp_name_stream_get(s, i) returns name i
- * (valid until the stream ends), waiting for it or making it; asking in
- * increasing i lets the helpers stay ahead.
+ * The shown names of syms[0..nr) (of images[0..nr)), in that order, made
+ * ahead of the caller by helper threads when there are many (demangling
+ * is most of a big symbol report's time).  pp_name_stream_get(s, i)
+ * returns name i, waiting for it or making it; asking in increasing i
+ * lets the helpers stay ahead.  The names are the tables': borrowed until
+ * the profile is released.
  */
 struct pp_name_stream;
-struct pp_name_stream *pp_name_stream_start(const struct pp_sym *const *syms,
-					    size_t nr, enum pp_demangle_mode mode);
+struct pp_name_stream *pp_name_stream_start(struct pp_profile *p,
+					    const size_t *images,
+					    const struct pp_sym *const *syms, size_t nr);
 const char *pp_name_stream_get(struct pp_name_stream *s, size_t i);
 void pp_name_stream_end(struct pp_name_stream *s);
 
-/* every name at once: the caller frees each name and the array */
-char **pp_display_sym_names(const struct pp_sym *const *syms, size_t nr,
-			    enum pp_demangle_mode mode);
+/* every name at once into names[0..nr) (borrowed as above) */
+void pp_shown_names(struct pp_profile *p, const size_t *images,
+		    const struct pp_sym *const *syms, size_t nr, const char **names);
 
-/* does sym, shown as mode shows it, pass -i/-e?  (lists NULL-ended or NULL) */
+/* does a symbol of that raw and shown name pass -i/-e?  (lists NULL-ended
+ * or NULL) */
 bool pp_sym_passes(const char *const *include, const char *const *exclude,
-		   const struct pp_sym *sym, enum pp_demangle_mode mode);
+		   const char *raw, const char *shown);
 
 /* does counts reach -t (at least threshold percent of totals) in a class? */
 bool pp_over_threshold(double threshold, const uint64_t *counts,
@@ -245,7 +249,7 @@ bool pp_over_threshold(double threshold, const uint64_t *counts,
  */
 void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 		  struct pp_names *nm, const enum pp_sort_key *keys,
-		  size_t nr_keys, bool reverse, enum pp_demangle_mode mode);
+		  size_t nr_keys, bool reverse);
 
 /* --- annotation (annotate.c) -------------------------------------------- */
 
@@ -256,7 +260,7 @@ struct pp_ann_sym {
 	uint64_t *counts;		/* per class */
 	const struct pp_row **rows;	/* its rows, one per application */
 	size_t nr_rows;
-	char *name;			/* the shown (demangled) name */
+	const char *name;		/* the shown (demangled) name, borrowed */
 };
 
 struct pp_ann {

@@ -51,15 +51,7 @@ static bool selected(const char *const *include, const char *const *exclude,
 }
 
 bool pp_sym_passes(const char *const *include, const char *const *exclude,
-		   const struct pp_sym *sym, enum pp_demangle_mode mode)
+		   const char *raw, const char *shown)
 {
-	char *shown;
-	bool keep;
-
-	if (!include && !exclude)
-		return true;
-	shown = pp_symbol_display(sym, mode);
-	keep = selected(include, exclude, sym->name, shown);
-	free(shown);
-	return keep;
+	return selected(include, exclude, raw, shown);
 }

@@ -62,7 +62,7 @@ struct sort_item {
 	uint64_t key[PP_MAX_SORT_KEYS];
 	size_t index;
 	struct pp_row *row;
-	char *symbol;		/* shown name, when sorting by symbol */
+	const char *symbol;	/* shown name, when sorting by symbol */
 	char *file;		/* source file, when sorting by debug */
 	unsigned line;
 };
@@ -220,9 +220,30 @@ static bool in_index_order(struct pp_row *const *rows, size_t nr)
 	return true;
 }
 
+/* the shown names of the rows' symbols, made on every CPU */
+static void symbol_keys(struct sort_item *items, struct pp_row *const *rows, size_t nr,
+			struct pp_profile *p)
+{
+	const struct pp_sym **syms = op_xcalloc(nr + 1, sizeof(*syms));
+	const char **names = op_xcalloc(nr + 1, sizeof(*names));
+	size_t *images = op_xcalloc(nr + 1, sizeof(*images));
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		images[i] = rows[i]->image;
+		syms[i] = rows[i]->sym;
+	}
+	pp_shown_names(p, images, syms, nr, names);
+	for (i = 0; i < nr; i++)
+		items[i].symbol = names[i];
+	free(images);
+	free(names);
+	free(syms);
+}
+
 void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 		  struct pp_names *nm, const enum pp_sort_key *keys,
-		  size_t nr_keys, bool reverse, enum pp_demangle_mode mode)
+		  size_t nr_keys, bool reverse)
 {
 	static const enum pp_sort_key by_count = PP_SORT_SAMPLE;
 	struct sort_item *items;
@@ -251,12 +272,12 @@ void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 		return;
 	}
 	items = op_xcalloc(nr ? nr : 1, sizeof(*items));
+	if (by_symbol)
+		symbol_keys(items, rows, nr, p);
 	for (i = 0; i < nr; i++) {
 		items[i].row = rows[i];
 		items[i].index = rows[i]->index;
 		numeric_keys(&items[i], &ctx);
-		if (by_symbol)
-			items[i].symbol = pp_symbol_display(rows[i]->sym, mode);
 		if (by_debug) {
 			const char *file, *why;
 
@@ -270,7 +291,6 @@ void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 	free(ctx.image_rank);
 	for (i = 0; i < nr; i++) {
 		rows[i] = items[i].row;
-		free(items[i].symbol);
 		free(items[i].file);
 	}
 	free(items);

@@ -24,14 +24,13 @@ void pp_xml_put_symboltable(struct pp_xml *x)
 	for (id = 0; id < x->nr_syms; id++) {
 		const struct pp_xsym *xs = &x->syms[id];
 		bool streamed = x->s->name_pos[xs->row->index] != SIZE_MAX;
-		char *own = streamed ? NULL : pp_symbol_display(xs->sym, x->o->demangle);
-		const char *name = own ? own : pp_side_sym_name(x->s, xs->row);
+		const char *name = streamed ? pp_side_sym_name(x->s, xs->row) :
+				   pp_shown_name(x->p, xs->image, xs->sym);
 
 		pp_out_str(x->out, "<symboldata ");
 		pp_xml_attr_u64(x->out, "id", id);
 		pp_out_ch(x->out, ' ');
 		pp_xml_attr_str(x->out, "name", name);
-		free(own);
 		if (x->o->debug_info) {
 			struct pp_symtab *t = pp_image_symtab(x->p, xs->image);
 			const char *file, *why;

@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "libdb/odb_name.h"
+#include "libpp/symbols/pp_demangle.h"
 #include "libutil/op_error.h"
 
 struct pp_sym {
@@ -74,6 +75,7 @@ struct pp_sym_opts {
 	const char *kallsyms;		/* the session's kernel/kallsyms, or NULL */
 	const char *modules;		/* the session's kernel/modules, or NULL */
 	const char *vmlinux;		/* --vmlinux for no-vmlinux samples, or NULL */
+	enum pp_demangle_mode demangle;	/* how symbol names are shown (-D) */
 };
 
 struct pp_symtab {
@@ -99,6 +101,17 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 		   uint64_t key_limit, const struct pp_sym_opts *opts,
 		   struct pp_symtab **t);
 void pp_symtab_free(struct pp_symtab *t);
+
+/*
+ * The name shown for sym, a symbol of t: demangled as the table's
+ * options said (opts->demangle when it was loaded), or raw for the
+ * artificial symbol and for names that are not mangled.  Made once and
+ * kept in the table; any thread may ask at any time (a name another
+ * thread is making is waited for).  Borrowed until pp_symtab_free().
+ * Never NULL: a name that cannot be demangled (out of memory included)
+ * is shown raw.
+ */
+const char *pp_symtab_shown_name(struct pp_symtab *t, const struct pp_sym *sym);
 
 /* the symbol containing key, or NULL (before the first, in a gap) */
 const struct pp_sym *pp_symtab_lookup(const struct pp_symtab *t, uint64_t key);

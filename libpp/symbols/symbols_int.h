@@ -325,6 +325,9 @@ int pp_str_setf(char **dst, const char *fmt, ...) OP_PRINTF(2, 3);
 struct pp_symtab;
 int pp_symtab_open_debugfile(struct pp_symtab *t);
 
+/* free the shown names of t (symtab_names.c) */
+void pp_symtab_free_shown(struct pp_symtab *t);
+
 /* what a pp_symtab keeps beside its symbols (t->priv): symtab_load.c
  * fills it, symtab_query.c answers from it */
 struct symtab_priv {
@@ -341,6 +344,10 @@ struct symtab_priv {
 	bool lines_tried;
 	char *lines_why;
 	int fd;				/* t->file for code, -1 until opened */
+	enum pp_demangle_mode demangle;	/* of the shown names */
+	char **shown;			/* per symbol: its demangled name, once
+					 * made (NULL: shown raw) */
+	unsigned char *shown_state;	/* per symbol: SHOWN_* (symtab_names.c) */
 	const char *no_code;		/* why a table has no code, if known */
 	char *code_why;			/* why reading code failed */
 };

@@ -596,6 +596,10 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 	}
 	if (!ret && !t->nr)
 		ret = add_artificial(t, image, key_limit);
+	p->demangle = o->demangle;
+	if (!ret && (!(p->shown = op_calloc(t->nr + 1, sizeof(*p->shown))) ||
+		     !(p->shown_state = op_calloc(t->nr + 1, sizeof(*p->shown_state)))))
+		ret = -ENOMEM;
 	if (ret) {
 		pp_symtab_free(t);
 		return ret;
@@ -622,6 +626,7 @@ void pp_symtab_free(struct pp_symtab *t)
 		free(p->debug_root);
 		free(p->lines_why);
 		free(p->code_why);
+		pp_symtab_free_shown(t);
 		free(p);
 	}
 	free(t->syms);

@@ -2,8 +2,8 @@
 /*
  * Report formatting: the percent and count texts (printf-free fast paths
  * must print exactly what printf prints), and the name stream (every
- * name as pp_symbol_display() makes it, however the helpers and the
- * writer share the work).
+ * name is its table's shown name, however the helpers and the writer
+ * share the work, in and out of order).
  */
 #include "config.h"
 
@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "libpp/report/report_int.h"
+#include "libpp/report/tests/pp_test_report.h"
+#include "libpp/symbols/tests/pp_test_names.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
 
@@ -108,86 +110,106 @@ static void test_count(void **state)
 	assert_string_equal(small, "123");
 }
 
-/* mangled names (some needing the smart rules), plain C names, artificial */
-static const char *const names[] = {
-	"_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE6appendEPKcm",
-	"_ZNSt6vectorIiSaIiEE9push_backERKi",
-	"main",
-	"_ZN2v88internal4Heap14CollectGarbageENS0_15AllocationSpaceENS0_"
-	"23GarbageCollectionReasonENS_15GCCallbackFlagsE",
-	"_Z3fooi",
-	"not_mangled_Z",
-	"_Zbroken",
-};
+#define NR_KSYMS 6000
 
-static void check_stream(size_t nr, enum pp_demangle_mode mode, bool backwards)
+/*
+ * The fixture sessions, their kernel symbols replaced by NR_KSYMS symbols
+ * of pp_test_write_named_kallsyms(): enough for the name stream's helper
+ * threads.
+ */
+static int stream_setup(void **state)
 {
-	struct pp_sym *syms = calloc(nr + 1, sizeof(*syms));
-	const struct pp_sym **ptrs = calloc(nr + 1, sizeof(*ptrs));
+	if (pp_test_fixture_setup(state))
+		return -1;
+	pp_test_write_named_kallsyms(((struct pp_test_fixture *)*state)->kallsyms, NR_KSYMS);
+	return 0;
+}
+
+/*
+ * The first nr symbols of the kernel's table (each asked twice when twice
+ * is set, so two chunks share symbols) through a stream, asked for in
+ * order or backwards, and through pp_shown_names().
+ */
+static void check_stream(struct pp_test_fixture *f, size_t nr, enum pp_demangle_mode mode,
+			 bool backwards, bool twice)
+{
+	struct pp_test_profile t;
+	size_t total = twice ? 2 * nr : nr, image, i;
+	size_t *images = calloc(total + 1, sizeof(*images));
+	const struct pp_sym **syms = calloc(total + 1, sizeof(*syms));
+	const char **all = calloc(total + 1, sizeof(*all));
 	struct pp_name_stream *s;
-	char **all;
-	size_t i;
+	struct pp_symtab *tab;
 
+	assert_non_null(images);
 	assert_non_null(syms);
-	assert_non_null(ptrs);
-	for (i = 0; i < nr; i++) {
-		syms[i].name = names[i % (sizeof(names) / sizeof(names[0]))];
-		syms[i].flags = i % 97 == 5 ? PP_SYM_ARTIFICIAL : 0;
-		ptrs[i] = &syms[i];
+	assert_non_null(all);
+	f->sym_opts.demangle = mode;
+	pp_test_fixture_profile(&t, f, "s2", NULL, 0);
+	image = pp_test_image(&t.p, "no-vmlinux");
+	tab = pp_image_symtab(&t.p, image);
+	assert_int_equal(tab->nr, NR_KSYMS);
+	for (i = 0; i < total; i++) {
+		images[i] = image;
+		syms[i] = &tab->syms[i % nr];
 	}
-	s = pp_name_stream_start(ptrs, nr, mode);
-	for (i = 0; i < nr; i++) {
-		size_t k = backwards ? nr - 1 - i : i;
-		char *want = pp_symbol_display(&syms[k], mode);
+	s = pp_name_stream_start(&t.p, images, syms, total);
+	for (i = 0; i < total; i++) {
+		size_t k = backwards ? total - 1 - i : i;
 
-		assert_string_equal(pp_name_stream_get(s, k), want);
-		free(want);
+		pp_test_check_shown(syms[k], pp_name_stream_get(s, k), mode);
 	}
 	pp_name_stream_end(s);
-	all = pp_display_sym_names(ptrs, nr, mode);
-	for (i = 0; i < nr; i++) {
-		char *want = pp_symbol_display(&syms[i], mode);
-
-		assert_string_equal(all[i], want);
-		free(want);
-		free(all[i]);
+	pp_shown_names(&t.p, images, syms, total, all);
+	for (i = 0; i < total; i++) {
+		pp_test_check_shown(syms[i], all[i], mode);
+		/* the names are the table's, made once */
+		assert_ptr_equal(all[i], pp_shown_name(&t.p, image, syms[i]));
 	}
+	pp_test_profile_release(&t);
 	free(all);
 	free(syms);
-	free(ptrs);
+	free(images);
 }
 
 static void test_name_stream(void **state)
 {
-	(void)state;
-	check_stream(0, PP_DEMANGLE_NORMAL, false);
-	check_stream(1, PP_DEMANGLE_SMART, false);
-	check_stream(300, PP_DEMANGLE_NONE, false);
+	check_stream(*state, 0, PP_DEMANGLE_NORMAL, false, false);
+	check_stream(*state, 1, PP_DEMANGLE_SMART, false, false);
+	check_stream(*state, 300, PP_DEMANGLE_NONE, false, false);
 	/* enough names for helper threads, in and out of order */
-	check_stream(5000, PP_DEMANGLE_NORMAL, false);
-	check_stream(5000, PP_DEMANGLE_SMART, true);
+	check_stream(*state, NR_KSYMS, PP_DEMANGLE_NORMAL, false, false);
+	check_stream(*state, NR_KSYMS, PP_DEMANGLE_SMART, true, false);
+	check_stream(*state, NR_KSYMS / 2, PP_DEMANGLE_SMART, false, true);
 }
 
 /* a stream ended before its names were asked for stops its helpers */
 static void test_name_stream_abandoned(void **state)
 {
-	struct pp_sym *syms = calloc(50000, sizeof(*syms));
-	const struct pp_sym **ptrs = calloc(50000, sizeof(*ptrs));
+	struct pp_test_fixture *f = *state;
+	struct pp_test_profile t;
+	size_t *images = calloc(NR_KSYMS, sizeof(*images));
+	const struct pp_sym **syms = calloc(NR_KSYMS, sizeof(*syms));
 	struct pp_name_stream *s;
-	size_t i;
+	struct pp_symtab *tab;
+	size_t image, i;
 
-	(void)state;
+	assert_non_null(images);
 	assert_non_null(syms);
-	assert_non_null(ptrs);
-	for (i = 0; i < 50000; i++) {
-		syms[i].name = names[i % 4];
-		ptrs[i] = &syms[i];
+	f->sym_opts.demangle = PP_DEMANGLE_NORMAL;
+	pp_test_fixture_profile(&t, f, "s2", NULL, 0);
+	image = pp_test_image(&t.p, "no-vmlinux");
+	tab = pp_image_symtab(&t.p, image);
+	for (i = 0; i < NR_KSYMS; i++) {
+		images[i] = image;
+		syms[i] = &tab->syms[i];
 	}
-	s = pp_name_stream_start(ptrs, 50000, PP_DEMANGLE_NORMAL);
+	s = pp_name_stream_start(&t.p, images, syms, NR_KSYMS);
 	assert_non_null(pp_name_stream_get(s, 3));
 	pp_name_stream_end(s);
+	pp_test_profile_release(&t);
 	free(syms);
-	free(ptrs);
+	free(images);
 }
 
 int main(void)
@@ -196,9 +218,12 @@ int main(void)
 		cmocka_unit_test(test_percent_edges),
 		cmocka_unit_test(test_percent_ratios),
 		cmocka_unit_test(test_count),
+	};
+	const struct CMUnitTest stream_tests[] = {
 		cmocka_unit_test(test_name_stream),
 		cmocka_unit_test(test_name_stream_abandoned),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL) |
+	       cmocka_run_group_tests(stream_tests, stream_setup, pp_test_fixture_teardown);
 }

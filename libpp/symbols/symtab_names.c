@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The shown names of a table's symbols (pp_symtab_shown_name()), made
+ * once and kept: demangling is most of a big symbol report's time, and
+ * several threads make names at once (the loader beside the samples, the
+ * report's helpers beside its writer), so each name is claimed by one of
+ * them.
+ *
+ * Each symbol has a state byte: SHOWN_NONE, then SHOWN_BUSY while one
+ * thread makes the name (claimed by a compare-and-swap), then SHOWN_DONE
+ * once the name is stored (a release store, read with acquire, so a
+ * thread that sees DONE sees the name).  A thread that finds BUSY waits
+ * for the other; making a name takes microseconds.
+ */
+#include "config.h"
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "libpp/symbols/symbols_int.h"
+
+enum {
+	SHOWN_NONE,
+	SHOWN_BUSY,
+	SHOWN_DONE,
+};
+
+/* the demangled name of sym (freed with the table), or NULL: shown raw */
+static char *make_name(const struct symtab_priv *p, const struct pp_sym *sym)
+{
+	if (sym->flags & PP_SYM_ARTIFICIAL)
+		return NULL;
+	return pp_demangle(sym->name, p->demangle);
+}
+
+const char *pp_symtab_shown_name(struct pp_symtab *t, const struct pp_sym *sym)
+{
+	struct symtab_priv *p = t->priv;
+	size_t i = (size_t)(sym - t->syms);
+	unsigned char *state = &p->shown_state[i];
+	unsigned char none = SHOWN_NONE;
+
+	if (__atomic_load_n(state, __ATOMIC_ACQUIRE) != SHOWN_DONE) {
+		if (__atomic_compare_exchange_n(state, &none, SHOWN_BUSY, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+			p->shown[i] = make_name(p, sym);
+			/* pairs with the acquire loads of the other threads */
+			__atomic_store_n(state, SHOWN_DONE, __ATOMIC_RELEASE);
+		} else {
+			while (__atomic_load_n(state, __ATOMIC_ACQUIRE) != SHOWN_DONE)
+				sched_yield();
+		}
+	}
+	return p->shown[i] ? p->shown[i] : sym->name;
+}
+
+void pp_symtab_free_shown(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	size_t i;
+
+	for (i = 0; p->shown && i < t->nr; i++)
+		free(p->shown[i]);
+	free(p->shown);
+	free(p->shown_state);
+	p->shown = NULL;
+	p->shown_state = NULL;
+}
