@@ -169,7 +169,8 @@ size_t opd_engine_nr_files(const struct opd_engine *e)
 	return e->sfiles.by_key.nr ? e->sfiles.by_key.nr : e->nr_files;
 }
 
-/* anonymous memory is named by what perf reports; formats.md §2.2 */
+/* anonymous memory is named by what perf reports (oprofile-ng-formats(5), SAMPLE FILE
+ * NAMES) */
 static const char *anon_name(const char *filename)
 {
 	if (!strcmp(filename, "//anon") || !strncmp(filename, "/anon_hugepage", 14))

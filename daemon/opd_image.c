@@ -193,7 +193,8 @@ int64_t opd_image_mtime(struct opd_image *image)
 	if (image->mtime >= 0)
 		return image->mtime;
 	image->mtime = 0;
-	/* formats.md §3.2: 0 for bare names (modules, no-vmlinux) and anon */
+	/* the header's mtime is 0 for bare names (modules, no-vmlinux) and anon
+	 * (oprofile-ng-formats(5), SAMPLE FILES) */
 	if (image->name[0] == '/' && image->kind != OPD_IMAGE_ANON &&
 	    !stat(image->name, &st))
 		image->mtime = (int64_t)st.st_mtime;

@@ -32,7 +32,7 @@ struct opd_image {
 	char *component;	/* its part of sample-file paths (odb_name_add_*()) */
 	uint32_t tgid;		/* anon: the process */
 	uint64_t start;		/* anon: first byte; kernel/module: load address */
-	uint64_t end;		/* anon: last byte (formats.md §2.2) */
+	uint64_t end;		/* anon: last byte (oprofile-ng-formats(5)) */
 	int64_t mtime;		/* st_mtime for headers; -1 until looked up */
 	uint64_t hash;		/* of the interning key */
 	uint32_t dev_major, dev_minor;

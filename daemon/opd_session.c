@@ -81,7 +81,7 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 	}
 	s->samples = join(s->dir, "samples");
 	s->current = join(s->samples, "current");
-	/* formats.md §1.1: 0775 for the default directory */
+	/* 0775 for the default directory (oprofile-ng-session(5), SESSION DIRECTORY) */
 	ret = op_mkdir_p(s->dir, dir ? 0755 : 0775);
 	if (ret) {
 		op_err_set(err, "cannot create session directory '%s': %s", s->dir,

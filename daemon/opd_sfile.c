@@ -154,7 +154,7 @@ static int open_file(struct opd_sfiles *sf, struct opd_sfile *f)
 		goto out;
 	ret = odb_file_open(path.buf, ODB_WRITE, &hdr, &f->odb);
 	if (ret == -ENOENT) {
-		/* formats.md §1.1: directories 0755, files 0644 */
+		/* directories 0755, files 0644 (oprofile-ng-formats(5), SAMPLE FILE NAMES) */
 		ret = op_mkdir_parents(path.buf, 0755);
 		if (!ret)
 			ret = odb_file_open(path.buf, ODB_WRITE, &hdr, &f->odb);

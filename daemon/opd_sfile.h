@@ -2,9 +2,9 @@
 /*
  * Open sample files, found by the fields of a transient that matter for
  * the --separate settings (the key), created on first use under their
- * mangled name (formats.md §2), and kept open in a least-recently-used
+ * mangled name (oprofile-ng-formats(5), SAMPLE FILE NAMES), and kept open in a least-recently-used
  * list bounded below the descriptor limit.  An evicted file is reopened
- * (its header rewritten, formats.md §1.1) when samples arrive again.
+ * (its header rewritten, as oprofile-ng-formats(5) says) when samples arrive again.
  */
 #ifndef OPD_SFILE_H
 #define OPD_SFILE_H

@@ -71,7 +71,7 @@ static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
 }
 
 /*
- * The arcs of a callchain (formats.md §5): for each adjacent pair of
+ * The arcs of a callchain (oprofile-ng-formats(5), CALL-GRAPH FILES): for each adjacent pair of
  * frames, the caller is the outer frame (a return address) and the callee
  * the inner one (the sampled ip for the innermost arc).  Context markers
  * switch between kernel and user addresses.

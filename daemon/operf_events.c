@@ -90,7 +90,7 @@ static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
 	ret = opev_parse_list(list, &specs, &nr, &err);
 	if (ret) {
 		op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
-		op_hint("events are NAME:count[:unitmask[:kernel[:user]]], comma-separated; see 'ophelp'");
+		op_hint("events are NAME:count[:unitmask[:kernel[:user]]], comma-separated; see operf(1), --events");
 		return 2;
 	}
 	evs->events = op_xcalloc(nr, sizeof(*evs->events));
@@ -100,7 +100,7 @@ static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
 		if (ret) {
 			op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
 			if (ret == OPEV_ERR_UNKNOWN_EVENT)
-				op_hint("list the events of this machine with 'ophelp', or use -e cpu-clock");
+				op_hint("use an event libpfm4 knows on this machine (operf(1), --events), or -e cpu-clock");
 			free(specs);
 			return 2;
 		}

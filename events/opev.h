@@ -3,7 +3,7 @@
  * Event specifications: parsing OProfile's "NAME:count[:unitmask[:kernel
  * [:user]]]" lists, encoding each event through libpfm4 into what
  * perf_event_open needs, and the OProfile cpu types and header fields
- * that describe it in sample files (formats.md §6, §9).
+ * that describe it in sample files (oprofile-ng-formats(5), CPU TYPES AND EVENTS).
  *
  * Nothing here opens a perf event: whether an event can really count on
  * this machine is for daemon/ to find out.  Nothing prints or exits.
@@ -81,7 +81,7 @@ struct opev_ctx;
 
 /*
  * Initialise libpfm4 and work out the OProfile cpu type of this machine
- * (formats.md §6.5) from libpfm4's PMU and the cpuid.  Caller frees with
+ * (oprofile-ng-formats(5), CPU TYPES AND EVENTS) from libpfm4's PMU and the cpuid.  Caller frees with
  * opev_ctx_free().  Returns NULL with *err set on failure:
  * OPEV_ERR_PFM_INIT or -ENOMEM.
  *
@@ -113,7 +113,7 @@ uint32_t opev_ctx_cpu_type(const struct opev_ctx *ctx);
  *
  * What ends up in the sample-file identity:
  *  - cpu-clock, task-clock: OPEV_SOFTWARE_CLOCK, op_cpu_type
- *    OPEV_CPU_TIMER, op_event 0, op_unit_mask 0 (formats.md §9 (a)); the
+ *    OPEV_CPU_TIMER, op_event 0, op_unit_mask 0 (oprofile-ng-formats(5)); the
  *    period is in ns, default OPEV_CLOCK_DEFAULT_NS, at least
  *    OPEV_CLOCK_MIN_NS.  No unit mask other than 0.
  *  - PMU events by libpfm4 name (CPU_CLK_UNHALTED, INST_RETIRED, ...),
@@ -145,7 +145,7 @@ int opev_encode(const struct opev_ctx *ctx, const struct opev_spec *spec,
 
 /*
  * The default hardware event of this cpu type (OProfile's choice,
- * formats.md §6.6, e.g. CPU_CLK_UNHALTED:100000), encoded.  Errors as
+ * oprofile-ng-formats(5), e.g. CPU_CLK_UNHALTED:100000), encoded.  Errors as
  * opev_encode(); OPEV_ERR_NO_DEFAULT when libpfm4 knows no cycles event
  * for this cpu, -EINVAL for a NULL ctx.  The name is OProfile's:
  * CPU_CLK_UNHALTED on x86 (cpu_clk_unhalted on skylake, goldmont,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * OProfile cpu types: the op_cpu table of OProfile 1.4 (formats.md §6.5),
+ * OProfile cpu types: the op_cpu table of OProfile 1.4 (oprofile-ng-formats(5)),
  * which libpfm4 core PMU is which type, the cpuid fallback for a machine
  * libpfm4 does not know, and OProfile's default event per type (§6.6).
  *

@@ -52,7 +52,7 @@ bool opev_cpu_of_new_pmu(const char *pmu_name, uint32_t *cpu_type,
 			 enum opev_style *style);
 /* the type for a machine without a core PMU libpfm4 knows (cpuid) */
 uint32_t opev_cpu_fallback(enum opev_style *style);
-/* OProfile's default event name for a cpu type (formats §6.6), or NULL */
+/* OProfile's default event name for a cpu type (oprofile-ng-formats(5)), or NULL */
 const char *opev_cpu_default_event(uint32_t cpu_type);
 
 /* opev_generic.c: perf's generic event names */

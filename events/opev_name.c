@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Event and unit-mask names.  An event name becomes the EVENT field of
- * every sample file name (formats.md §2), which OProfile splits on '.'
+ * every sample file name (oprofile-ng-formats(5)), which OProfile splits on '.'
  * and '/' and reads with a tokenizer that treats '\' as an escape, so we
  * allow only letters, digits, '_' and '-' (perf's names have '-').  Bad
  * input is quoted back in messages as printable text on one line.

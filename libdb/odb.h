@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Sample files ("odb"): memory-mapped hash tables of (key, count), on disk
- * exactly as OProfile 1.4 writes them (shared spec formats.md §3-§5).
+ * exactly as OProfile 1.4 writes them (oprofile-ng-formats(5): SAMPLE FILES, KEYS, CALL-GRAPH FILES).
  *
  * Layout on x86-64 (native byte order and alignment, S node slots):
  *
@@ -53,7 +53,7 @@ typedef uint32_t odb_index_t;
 struct opd_header {
 	unsigned char magic[4];		/* OPD_MAGIC, not NUL-terminated */
 	uint32_t version;		/* OPD_VERSION */
-	uint32_t cpu_type;		/* OProfile op_cpu number (formats §6.5) */
+	uint32_t cpu_type;		/* OProfile op_cpu number (oprofile-ng-formats(5)) */
 	uint32_t ctr_event;		/* numeric event code */
 	uint32_t ctr_um;		/* unit mask */
 	uint32_t ctr_count;		/* sample period */

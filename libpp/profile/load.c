@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Reading the samples of a group: every node of every file of the group,
- * sorted by key, equal keys summed in 64 bits (formats.md §3.6: readers
+ * sorted by key, equal keys summed in 64 bits (oprofile-ng-formats(5), SAMPLE FILES: readers
  * sum duplicate keys).  Memory follows distinct keys, not samples.
  * Symbol tables load on demand, or beside the samples in a second thread.
  */

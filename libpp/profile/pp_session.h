@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Finding sessions and their sample files (formats.md §1.2).
+ * Finding sessions and their sample files (oprofile-ng-session(5), SESSION DIRECTORY).
  *
  * The session directory is --session-dir if given, else ./oprofile_data
  * if it exists, else /var/lib/oprofile.  A session name that starts with
  * neither '.' nor '/' means DIR/samples/NAME; "current" is the default.
  * With archive:PATH, the session directory and every binary are looked up
- * under PATH (oparchive(1)).
+ * under PATH (opreport(1), PROFILE SPECIFICATIONS).
  */
 #ifndef PP_SESSION_H
 #define PP_SESSION_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Profile specifications, shared by every report tool (oprofile(1)):
+ * Profile specifications, shared by every report tool (opreport(1),
+ * PROFILE SPECIFICATIONS):
  *	session:LIST  session-exclude:LIST  image:LIST  image-exclude:LIST
  *	lib-image:LIST  lib-image-exclude:LIST  event:LIST  count:LIST
  *	unit-mask:LIST  cpu:LIST  tgid:LIST  tid:LIST  archive:PATH
@@ -14,7 +15,7 @@
  * a tag given inside braces replaces the shared one there.
  *
  * image: matches the application (APP) of a sample file, lib-image: the
- * sampled image (IMAGE): formats.md §2.5.  A pattern with a '/' is
+ * sampled image (IMAGE): opreport(1), PROFILE SPECIFICATIONS.  A pattern with a '/' is
  * matched against the whole path, one without against the basename (a
  * kernel or anonymous image's name); a name also matches itself
  * literally, so lib-image:[heap] works.  image-exclude: rejects by APP and

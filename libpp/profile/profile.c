@@ -203,7 +203,7 @@ static void list_values(struct op_strbuf *sb, const struct pp_profile *p,
 }
 
 /*
- * The one axis the classes differ along (formats.md §2.5).  tgid and tid
+ * The one axis the classes differ along (opreport(1), CLASSES).  tgid and tid
  * may both vary when every class has tid == tgid (processes without
  * threads): the axis is then tgid.
  */

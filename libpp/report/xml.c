@@ -148,7 +148,7 @@ static size_t number_events(const struct pp_profile *p, size_t *ev)
 /*
  * <setup>: one <eventsetup> per event, from the header of its first
  * class, or <timersetup> for the timer cpu type, whose count carries the
- * period of our software clock (formats.md §9).
+ * period of our software clock (oprofile-ng-formats(5), XML REPORT).
  */
 static void put_setup(struct pp_xml *x, const size_t *ev, size_t nr_events)
 {

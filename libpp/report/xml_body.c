@@ -244,7 +244,7 @@ static void put_module(struct pp_xml *x, size_t from, size_t to, size_t lo,
 
 /*
  * One <binary> per application: its count is the samples of its own
- * image (formats.md §8.1), then its own symbols, then a <module> per
+ * image (oprofile-ng-formats(5), XML REPORT), then its own symbols, then a <module> per
  * other image.
  */
 void pp_xml_put_binaries(struct pp_xml *x)

@@ -250,7 +250,7 @@ static struct sec_info *section_table(Elf *elf, size_t *nr)
 	return secs;
 }
 
-/* names that never become report symbols (formats.md §4.2) */
+/* names that never become report symbols (opreport(1), SYMBOLS) */
 static bool ignored_name(const char *name)
 {
 	switch (name[0]) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Symbol tables of the images samples fall in, in the key space of their
- * sample files (formats.md §4.1): file offsets for files, raw addresses
+ * sample files (oprofile-ng-formats(5), KEYS): file offsets for files, raw addresses
  * for no-vmlinux, offsets from the load address for modules and anon
  * regions, offsets from _text for a vmlinux.
  *
@@ -15,7 +15,7 @@
  *  - kernel images: the session's copy of /proc/kallsyms (or the running
  *    kernel's, or a vmlinux's .symtab);
  *  - else one artificial symbol named after the image, covering it all.
- * Which symbols count follows OProfile (formats.md §4.2): symbols in
+ * Which symbols count follows OProfile (opreport(1), SYMBOLS): symbols in
  * executable sections, not section/file symbols, not ".L" names or ARM
  * mapping symbols; of aliases at one address one survives (not "??",
  * global over local, not starting with '_', non-weak).  Extents: a symbol

@@ -99,7 +99,7 @@ struct pp_cand_src {
 /*
  * The symbols of a table from keys[0 .. nr) = (start, candidate index) in
  * table order: sorted by start (keys is reordered), one candidate kept
- * per start (formats.md §4.2's preference; of equal ones the first in
+ * per start (the preference opreport(1), SYMBOLS states; of equal ones the first in
  * table order), boundaries dropped, extents computed.  Starts and limits
  * must be in key space.  *syms is a new array (caller frees; NULL when
  * *nr_syms is 0).  0 or -ENOMEM.

@@ -513,7 +513,8 @@ static int load_kernel(struct pp_symtab *t, const struct odb_image_id *image,
 	return load_kallsyms(t, NULL, KEYS_RAW, o);
 }
 
-/* "NAME (tgid:T range:0xS-0xE)", as formats.md §2.3 shows anon regions */
+/* "NAME (tgid:T range:0xS-0xE)", as oprofile-ng-formats(5) shows
+ * anon regions */
 static char *anon_name(const struct odb_image_id *image)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;

@@ -3,7 +3,7 @@
  * From candidate symbols to a table (symbols_int.h): one sort, one symbol per
  * key, and extents.
  *
- * Aliases follow OProfile (formats.md §4.2): of the symbols at one key the
+ * Aliases follow OProfile (opreport(1), SYMBOLS): of the symbols at one key the
  * survivor is the first in table order after preferring, in this order,
  * not "Letext", not "??...", global over local, a name not starting with
  * '_', non-weak.  So libc's strtoul shows as strtoull.

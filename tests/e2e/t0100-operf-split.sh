@@ -3,7 +3,7 @@
 # operf with its defaults on a program whose work is split 3:1 between two
 # functions: the hot function comes first, the split is right within 5
 # points, every sample is under the right binary, and the session is laid
-# out as formats.md section 1.1 says.
+# out as oprofile-ng-session(5), SESSION DIRECTORY, says.
 . "$top_srcdir/tests/lib.sh"
 need_perf
 
@@ -33,7 +33,7 @@ check 'no {cg} files without --callgraph' test "$(attr_sum attr arcs)" = 0
 check 'no per-thread or per-cpu files without -t and -c' \
 	test "$(attr_distinct attr thread 2)$(attr_first attr thread 2)$(attr_first attr cpu 2)" = 1allall
 
-# formats.md section 1.1
+# oprofile-ng-session(5), SESSION DIRECTORY
 check 'the session has abi, samples/operf.log and current/stats/' \
 	test -s oprofile_data/abi -a -s oprofile_data/samples/operf.log -a -d $current/stats
 check 'no previous/ after the first run' test ! -e oprofile_data/samples/previous

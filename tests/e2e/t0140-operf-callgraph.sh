@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # operf --callgraph on main -> cg_caller -> cg_leaf: {cg} files whose arcs
-# (formats.md section 5) give main -> cg_caller and cg_caller -> cg_leaf
+# (oprofile-ng-formats(5), CALL-GRAPH FILES) give main -> cg_caller and cg_caller -> cg_leaf
 # for nearly every sample of the leaf, and no arc the other way.
 . "$top_srcdir/tests/lib.sh"
 need_perf

@@ -3,7 +3,7 @@
 # opreport -X: sessions made by mksamples.py, whose counts are known, give
 # the totals, per-symbol counts and call-graph arcs mksamples.py expects
 # (its --check reads our XML as it reads OProfile 1.4's), and the XML is
-# well-formed and shaped as formats.md §8 says, for the options that
+# well-formed and shaped as oprofile-ng-formats(5), XML REPORT, says, for the options that
 # change it.
 . "$top_srcdir/tests/lib.sh"
 need_python
@@ -17,7 +17,7 @@ cp -R "$top_srcdir/tests/tools" "$T/tools" && chmod -R u+w "$T/tools" &&
 	cd "$T/tools" || exit 99
 fixtures/build.sh >build.log 2>&1 || skip_all "cannot build the fixtures: $(tail -n 1 build.log)"
 
-# the structure formats.md §8 gives, checked on an -X report on stdin
+# the structure oprofile-ng-formats(5), XML REPORT, gives, checked on an -X report on stdin
 cat >"$T/xmlshape.py" <<'EOF'
 import re, sys
 import xml.etree.ElementTree as ET
@@ -142,7 +142,7 @@ done
 for s in basic callgraph threads timer; do
 	for opts in "-l" "-d" "-g" "-d -g" "-c" "-c -g" "--merge=all -d" "--merge=cpu" \
 		    "--merge=lib" "-x" "-r"; do
-		check "-X $opts on the $s fixture is well-formed, as formats.md §8" \
+		check "-X $opts on the $s fixture is well-formed, as oprofile-ng-formats(5) says" \
 			shape $s $opts
 	done
 done

@@ -3,8 +3,8 @@
 # Every text mode of opreport against golden output, on mksamples.py
 # sessions over the fixture binaries: the summary, -l, -d, -c, -g, -a,
 # -%, -w, -f, -n, -t, -s, -r, -x, -i/-e, --merge=lib, -o, and -D on a C++
-# program.  Column layouts are those formats.md §11 quotes from OProfile
-# 1.4.  The goldens hold T for the test directory and {name} for the
+# program.  Column layouts are those of OProfile 1.4's opreport on the
+# same sessions (tests/e2e/golden/README says how each golden was made).  The goldens hold T for the test directory and {name} for the
 # address of each symbol (the compiler places symbols; the spec places
 # the other samples).
 . "$top_srcdir/tests/lib.sh"

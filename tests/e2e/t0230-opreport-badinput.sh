@@ -76,7 +76,7 @@ for which in app libc; do
 	check "$which file of 0 bytes: skipped" skipped empty-$which "$f" 'empty file'
 done
 
-# 19 bytes of slack are OProfile's tolerance (formats.md §3.6)
+# 19 bytes of slack are OProfile's tolerance (oprofile-ng-formats(5), SAMPLE FILES)
 corrupt slack "$app_file" 'b += bytes(19)'
 check 'a file with 19 bytes after its table is read as usual' \
 	exits 0 slack --session-dir=slack -l

@@ -151,7 +151,7 @@ xml_fallback() {
 }
 check 'the XML of that session is well-formed' xml_fallback
 
-# --- lost and throttled samples (formats.md §1.2) ---------------------------
+# --- lost and throttled samples (oprofile-ng-session(5), LOST SAMPLES) -----------
 stats=out/basic/samples/current/stats
 mkdir -p $stats/throttled
 # warns NAME OPTIONS...: exit 0, the usual report, stderr as on stdin

@@ -7,7 +7,7 @@
 # line of each function's first address and the "NAME inlined here:"
 # comments on each call site of inlined code, with its samples; the file
 # totals, percentages and the order of files.  The basic fixture also
-# gives formats.md §11.1's lines exactly.  The header comment block, and
+# gives OProfile 1.4's opannotate --source lines exactly.  The header comment block, and
 # the filters: -t, --include-file, --exclude-file, -i, -e, -x.
 . "$top_srcdir/tests/lib.sh"
 use_fixtures
@@ -23,7 +23,7 @@ check '... with nothing on stderr' test ! -s src.err
 check 'every line has the count addr2line gives for the samples, no other line has one' \
 	oracle source out/basic src.out --strict --total 1834
 
-# formats.md §11.1: OProfile 1.4's opannotate --source on this session
+# OProfile 1.4's opannotate --source on this session
 excerpt() {
 	cat >excerpt.want <<EOF &&
  * Total samples for file : "$FIX/fixture.c"
@@ -40,7 +40,7 @@ EOF
 	  counted src.out; } >excerpt.got &&
 	compare excerpt.want excerpt.got
 }
-check "formats.md 11.1's lines, exactly (OProfile 1.4's output)" excerpt
+check "OProfile 1.4's lines, exactly" excerpt
 whole_file() {	# every line of fixture.c, in order, after the columns
 	sed -n '/^ \* Total samples for file/,$p' src.out | sed -n '7,$p' |
 		cut -c17- | sed 's| /\* [a-z_]* total: .*\*/$||' >body.got &&

@@ -4,7 +4,7 @@
 out without our C code, and a checker of its output (tests/e2e/t03*).
 
 The per-address counts are read from the session's sample files (with
-attribute.py's reader, formats.md section 3), keys are mapped to symbols
+attribute.py's reader, oprofile-ng-formats(5), SAMPLE FILES), keys are mapped to symbols
 with mksamples.py's implementation of opreport's rules, to addresses
 through the binary's PT_LOADs, and addresses to source lines with
 binutils' addr2line (-i -f: the innermost line, then each call site of
@@ -84,9 +84,9 @@ def session_keys(session, images):
 
 
 def extent(sym):
-    """bytes of a symbol: its st_size when it has one (our libpp's rule,
-    issue 4: padding after a sized function belongs to nobody), else up
-    to the next symbol (OProfile's)"""
+    """bytes of a symbol: its st_size when it has one (our rule, as
+    opreport(1), SYMBOLS says: padding after a sized function belongs to
+    nobody), else up to the next symbol (OProfile's)"""
     return min(sym.elf_size, sym.size) if sym.elf_size else sym.size
 
 

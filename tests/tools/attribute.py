@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """attribute.py -- what an operf session says, read independently of our C
-code: the sample-file names are parsed as spec/formats.md section 2 says,
+code: the sample-file names are parsed as oprofile-ng-formats(5), SAMPLE FILE NAMES, says,
 the odb files with the struct module as section 3 says (and checked against
 it, so this also tests the writer), and keys are mapped to symbols with
 mksamples.py's implementation of opreport's rules (section 4.2).  The e2e
@@ -170,7 +170,7 @@ def parse_path(rel):
 
 def read_odb(path):
     """(header tuple, [(key, value)]) after checking the file against
-    formats.md section 3 as our writer must produce it"""
+    oprofile-ng-formats(5), SAMPLE FILES, as our writer must produce it"""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < HEADER.size + DESCR.size:
