@@ -20,6 +20,12 @@
  * counts) when a report asks, and symbols are attributed by walking that
  * array against the image's symbol table.  Cost follows the number of
  * distinct addresses, never the number of samples.
+ *
+ * Errors: 0 or a negative code of pp_errors.h (-errno, PP_PROFILE_ERR_*,
+ * or a libdb code of a sample file).  Memory: like all of libpp/profile,
+ * dies with "out of memory" (libutil's op_x* forms); nothing here returns
+ * -ENOMEM.  A struct pp_profile owns everything it points to except the
+ * file list and the symbol options it borrows.
  */
 #ifndef PP_PROFILE_H
 #define PP_PROFILE_H
@@ -51,7 +57,10 @@ enum pp_merge {
 	PP_CLASSES_XML = 1 << 8,
 };
 
-/* parse a --merge list ("lib,cpu", "all"); 0 or -EINVAL (err) */
+/*
+ * Parse a --merge list ("lib,cpu", "all") into *merge.  Returns 0, or
+ * PP_PROFILE_ERR_BAD_MERGE (err names the bad word).
+ */
 int pp_merge_parse(const char *list, unsigned *merge, struct op_err *err);
 
 enum pp_axis {
@@ -139,9 +148,13 @@ struct pp_profile {
 };
 
 /*
- * Build the profile of the files of list (borrowed: it must outlive p).
- * Fails with PP_PROFILE_ERR_AXES (err names both axes and suggests a tag
- * or --merge), PP_PROFILE_ERR_EMPTY, or a negative errno reading headers.
+ * Build the profile of the files of list (borrowed: it must outlive p)
+ * with the symbol options sym_opts (borrowed too).  Reads names and one
+ * header per class, no samples.  Fails with PP_PROFILE_ERR_AXES (err
+ * names both axes and suggests a tag or --merge), PP_PROFILE_ERR_EMPTY,
+ * or, when no sample file at all has a readable header, the error of
+ * one of them (-errno or ODB_ERR_*; err names the file).  p is released on
+ * failure; release it with pp_profile_release() after success.
  */
 int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,
 		     unsigned merge, const struct pp_sym_opts *sym_opts,
@@ -170,8 +183,11 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 		    struct op_err *err);
 
 /*
- * The symbol table of image i, loaded on first use (see pp_symbols.h);
- * key_limit: the largest key of its loaded groups + 1.
+ * The symbol table of image i, loaded on first use (see pp_symbols.h),
+ * its extent for a missing binary reaching the largest key of the
+ * image's loaded groups.  Never NULL (a binary that cannot be read gives
+ * a table of one artificial symbol); owned by the profile, valid until
+ * pp_profile_release().
  */
 struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i);
 
