@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Reading the samples of a group: every node of every file of the group,
- * sorted by key, equal keys summed in 64 bits (oprofile-ng-formats(5), SAMPLE FILES: readers
- * sum duplicate keys).  Memory follows distinct keys, not samples.
- * Symbol tables load on demand, or beside the samples in a second thread.
+ * sorted by key, equal keys summed in 64 bits (oprofile-ng-formats(5),
+ * SAMPLE FILES: readers sum duplicate keys).  Memory follows distinct
+ * keys, not samples.  Symbol tables load on demand, or with the groups,
+ * the two threads of pp_profile_load() sharing both.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include "libpp/profile/pp_profile.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_sort.h"
+#include "libutil/op_strbuf.h"
 
 /*
  * Sample files are read through one odb_reader (a copy per file, not a
@@ -139,9 +141,15 @@ static struct pp_kc *sort_merge(struct op_kv *kv, size_t *nr, uint64_t *total)
 	return kc;
 }
 
+/*
+ * Read files into *kcp (*nrp distinct keys, *total samples), counting the
+ * files read in *nr_read (may be NULL).  A file that cannot be read is
+ * skipped, its line (ending in '\n') added to notes.  Returns 0 or the
+ * error of the first file skipped.
+ */
 static int load(const struct pp_sample_file *const *files, size_t nr_files,
 		struct pp_kc **kcp, size_t *nrp, uint64_t *total,
-		size_t *nr_read, struct pp_notes *n)
+		size_t *nr_read, struct op_strbuf *notes)
 {
 	struct file_reader fr = { ODB_READER_INIT, -1, NULL, 0 };
 	struct op_kv *kv = NULL;
@@ -153,7 +161,7 @@ static int load(const struct pp_sample_file *const *files, size_t nr_files,
 		int ret = read_file(&fr, files, nr_files, i, &kv, &nr, &alloc, &e);
 
 		if (ret) {
-			pp_note(n, "%s", e.msg);
+			op_strbuf_addf(notes, "%s\n", e.msg);
 			if (!first)
 				first = ret;
 		}
@@ -167,30 +175,62 @@ static int load(const struct pp_sample_file *const *files, size_t nr_files,
 	return first;
 }
 
+/* give each line of text (lines ending in '\n') as a note */
+static void give_notes(struct pp_notes *n, const char *text)
+{
+	const char *end;
+
+	for (; text && *text; text = end + 1) {
+		end = strchr(text, '\n');
+		pp_note(n, "%.*s", (int)(end - text), text);
+	}
+}
+
+static void check_strbuf(const struct op_strbuf *sb)
+{
+	if (op_strbuf_failed(sb))
+		op_die(1, "out of memory");
+}
+
+/* read group g (not loaded yet), its notes added to notes */
+static int group_read(struct pp_group *g, struct op_strbuf *notes)
+{
+	g->loaded = true;
+	return load(g->files, g->nr_files, &g->kc, &g->nr_kc, &g->total, &g->nr_read,
+		    notes);
+}
+
 int pp_group_load(struct pp_profile *p, struct pp_group *g, struct pp_notes *n)
 {
+	struct op_strbuf notes = OP_STRBUF_INIT;
 	int ret;
 
-	(void)p;
 	if (g->loaded)
 		return 0;
-	g->loaded = true;
-	ret = load(g->files, g->nr_files, &g->kc, &g->nr_kc, &g->total, &g->nr_read,
-		   n);
+	ret = group_read(g, &notes);
+	check_strbuf(&notes);
 	p->classes[g->cls].total += g->total;
+	give_notes(n, notes.buf);
+	op_strbuf_release(&notes);
 	return ret;
 }
 
 int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
 		     struct pp_notes *n)
 {
+	struct op_strbuf notes = OP_STRBUF_INIT;
 	uint64_t total;
+	int ret;
 
 	(void)p;
 	if (g->loaded)
 		return 0;
 	g->loaded = true;
-	return load(g->files, g->nr_files, &g->kc, &g->nr_kc, &total, NULL, n);
+	ret = load(g->files, g->nr_files, &g->kc, &g->nr_kc, &total, NULL, &notes);
+	check_strbuf(&notes);
+	give_notes(n, notes.buf);
+	op_strbuf_release(&notes);
+	return ret;
 }
 
 struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
@@ -213,26 +253,32 @@ struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
 }
 
 /*
- * The symbol tables of the images with samples, read beside the samples:
- * ELF parsing overlaps sample-file reading.  The caller starts on the
- * tables at once, biggest binary first (node's table is most of a big
- * report's loading), while a second thread reads the groups and then
- * takes tables too; a thread that starts late (a VM's idle vCPU wakes
- * slowly) then delays only the small work.  Each table is claimed by one
- * thread (an atomic counter), made with its own libelf handle, and
+ * The groups and the symbol tables of the images with samples, read by
+ * two threads at once: ELF parsing overlaps sample-file reading, and a
+ * session of many small groups (one per process of a system-wide run)
+ * has them read by both.  The caller starts on the tables at once,
+ * biggest binary first (node's table is most of a big report's loading),
+ * then takes groups; a second thread takes groups, then tables; a thread
+ * that starts late (a VM's idle vCPU wakes slowly) then delays only the
+ * small work.  Each table and each group is claimed by one thread (an
+ * atomic counter each).  A table is made with its own libelf handle and
  * written to its own slot of tabs; the table loaders read only the
  * images' ids and the symbol options, which group loading leaves alone.
- * A table that falls back to the artificial symbol is dropped: its
- * extent depends on the keys, so pp_image_symtab() makes it again.
+ * A group's notes wait in its slot of notes, and the class totals are
+ * added, once both threads are done, in group order: the report says the
+ * same whichever thread read what.  A table that falls back to the
+ * artificial symbol is dropped: its extent depends on the keys, so
+ * pp_image_symtab() makes it again.
  */
 struct prefetch {
 	struct pp_profile *p;
-	struct pp_notes *notes;
 	struct pp_symtab **tabs;
 	size_t *order;			/* images to load, biggest binary first */
 	size_t nr_order;
 	size_t next;			/* the next of order to claim (atomic) */
-	size_t nr_files, nr_read;	/* of the groups, once read */
+	size_t next_group;		/* the next group to claim (atomic) */
+	bool *read_here;		/* per group: read by this load */
+	char **notes;			/* per group: its notes, or NULL */
 };
 
 static void prefetch_claimed(struct prefetch *f)
@@ -248,28 +294,56 @@ static void prefetch_claimed(struct prefetch *f)
 	}
 }
 
-/* read every group; how many files there were and how many were read */
-static void load_groups(struct pp_profile *p, struct pp_notes *n,
-			size_t *nr_files, size_t *nr_read)
+static void groups_claimed(struct prefetch *f)
 {
 	size_t i;
 
-	*nr_files = *nr_read = 0;
-	for (i = 0; i < p->nr_groups; i++) {
-		pp_group_load(p, &p->groups[i], n);
-		*nr_files += p->groups[i].nr_files;
-		*nr_read += p->groups[i].nr_read;
+	while ((i = __atomic_fetch_add(&f->next_group, 1, __ATOMIC_RELAXED)) <
+	       f->p->nr_groups) {
+		struct pp_group *g = &f->p->groups[i];
+		struct op_strbuf notes = OP_STRBUF_INIT;
+
+		if (g->loaded)
+			continue;
+		f->read_here[i] = true;
+		group_read(g, &notes);
+		check_strbuf(&notes);
+		f->notes[i] = notes.len ? op_strbuf_detach(&notes) : NULL;
+		op_strbuf_release(&notes);
 	}
 }
 
-/* the second thread: the groups, then tables */
+/* the second thread: groups, then tables */
 static void *groups_then_tables(void *arg)
 {
 	struct prefetch *f = arg;
 
-	load_groups(f->p, f->notes, &f->nr_files, &f->nr_read);
+	groups_claimed(f);
 	prefetch_claimed(f);
 	return NULL;
+}
+
+/*
+ * Once both threads are done: the class totals of the groups read, the
+ * notes in group order, and how many files there were and were read.
+ */
+static void groups_done(struct prefetch *f, struct pp_notes *n, size_t *nr_files,
+			size_t *nr_read)
+{
+	struct pp_profile *p = f->p;
+	size_t i;
+
+	*nr_files = *nr_read = 0;
+	for (i = 0; i < p->nr_groups; i++) {
+		const struct pp_group *g = &p->groups[i];
+
+		if (f->read_here[i])
+			p->classes[g->cls].total += g->total;
+		give_notes(n, f->notes[i]);
+		free(f->notes[i]);
+		*nr_files += g->nr_files;
+		*nr_read += g->nr_read;
+	}
 }
 
 struct sized {
@@ -312,28 +386,30 @@ static void plan_tables(struct prefetch *f)
 	free(v);
 }
 
+/* fewer groups and no table: not worth a thread */
+#define MIN_THREADED_GROUPS 64
+
 int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 		    struct op_err *err)
 {
-	struct prefetch f = { .p = p, .notes = n };
+	struct prefetch f = { .p = p };
+	size_t nr_files, nr_read, i;
 	pthread_t tid;
-	bool threaded = false;
-	size_t i;
+	bool threaded;
 
-	if (symbols) {
-		f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
+	f.tabs = op_xcalloc(p->nr_images + 1, sizeof(*f.tabs));
+	f.read_here = op_xcalloc(p->nr_groups + 1, sizeof(*f.read_here));
+	f.notes = op_xcalloc(p->nr_groups + 1, sizeof(*f.notes));
+	if (symbols)
 		plan_tables(&f);
-		threaded = f.nr_order &&
-			   !pthread_create(&tid, NULL, groups_then_tables, &f);
-	}
-	if (threaded) {
-		prefetch_claimed(&f);
+	threaded = (f.nr_order || p->nr_groups >= MIN_THREADED_GROUPS) &&
+		   !pthread_create(&tid, NULL, groups_then_tables, &f);
+	prefetch_claimed(&f);
+	groups_claimed(&f);
+	if (threaded)
 		pthread_join(tid, NULL);
-	} else {
-		load_groups(p, n, &f.nr_files, &f.nr_read);
-		prefetch_claimed(&f);
-	}
-	for (i = 0; f.tabs && i < p->nr_images; i++) {
+	groups_done(&f, n, &nr_files, &nr_read);
+	for (i = 0; i < p->nr_images; i++) {
 		if (f.tabs[i] && f.tabs[i]->source != PP_SYMS_NONE && !p->images[i].symtab)
 			p->images[i].symtab = f.tabs[i];
 		else
@@ -341,8 +417,10 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 	}
 	free(f.tabs);
 	free(f.order);
-	if (f.nr_files && !f.nr_read) {
-		op_err_set(err, "no sample file could be read (%zu skipped)", f.nr_files);
+	free(f.read_here);
+	free(f.notes);
+	if (nr_files && !nr_read) {
+		op_err_set(err, "no sample file could be read (%zu skipped)", nr_files);
 		return PP_PROFILE_ERR_UNREADABLE;
 	}
 	return 0;

@@ -173,9 +173,10 @@ int pp_cg_group_load(struct pp_profile *p, struct pp_cg_group *g,
 
 /*
  * Read every group (a file that cannot be read is noted through n and
- * skipped) and, with symbols, in a second thread meanwhile, the symbol
- * tables of the images with samples.  Once per report: groups already
- * read are not read again.  Returns 0, or PP_PROFILE_ERR_UNREADABLE (err
+ * skipped) and, with symbols, the symbol tables of the images with
+ * samples, two threads sharing the work; the notes come in group order
+ * whichever thread read what.  Once per report: groups already read are
+ * not read again.  Returns 0, or PP_PROFILE_ERR_UNREADABLE (err
  * says how many were skipped) when the profile has sample files and none
  * of them could be read.
  */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the files of libpp/profile share and nothing outside it uses.
+ */
+#ifndef PROFILE_INT_H
+#define PROFILE_INT_H
+
+#include <stddef.h>
+
+#include "libpp/profile/pp_session.h"
+#include "libpp/profile/pp_spec.h"
+#include "libutil/op_error.h"
+
+/*
+ * Append the sample files of the session directory dir (resolved) that
+ * spec keeps (NULL: every one) to list, whose files array has *alloc
+ * slots, as pp_session_list() says (session_walk.c).  session: the
+ * session's name as the spec gives it.  Returns 0, or -errno of a
+ * directory that cannot be read (err names it); list then holds what was
+ * found before, for the caller to release.
+ */
+int pp_walk_session(const char *dir, const char *session, const struct pp_spec *spec,
+		    struct pp_file_list *list, size_t *alloc, struct op_err *err);
+
+#endif
