@@ -52,15 +52,13 @@ static void entry_line(struct cgctx *x, const char *prefix, const struct pp_row 
 static void put_list(struct cgctx *x, const struct pp_row *row, bool callees)
 {
 	const struct pp_report_opts *o = x->r->o;
-	size_t nr_classes = x->s->p->nr_classes, nr, i, c;
+	size_t nr_classes = x->s->p->nr_classes, nr, i;
 
 	/* callers smallest first: the biggest sits next to the symbol (gprof) */
 	nr = pp_arcs_list(&x->s->arcs, &x->s->rows, row, callees,
-			  callees ? o->reverse : !o->reverse, x->buf);
-	memset(x->sum, 0, nr_classes * sizeof(*x->sum));
-	for (i = 0; i < nr; i++)
-		for (c = 0; c < nr_classes; c++)
-			x->sum[c] += x->buf[i].counts[c];
+			  !callees, x->buf);
+	/* shares stay those of the whole list */
+	nr = pp_arcs_over_threshold(o->threshold, x->buf, nr, x->sum, nr_classes);
 	pp_cum_reset(&x->list_cum);
 	for (i = 0; i < nr; i++)
 		entry_line(x, "  ", x->buf[i].row, x->buf[i].counts,

@@ -154,11 +154,11 @@ static void order_rows(struct pp_report *r, struct pp_side *s)
 			pp_note(r->notes, "--sort is ignored with the %s output",
 				out->name);
 		pp_rows_sort(s->sel, s->nr_sel, s->p, &s->names, out->sort,
-			     out->nr_sort, o->reverse);
+			     out->nr_sort, o->reverse, o->debug_info);
 		return;
 	}
 	pp_rows_sort(s->sel, s->nr_sel, s->p, &s->names, o->sort, o->nr_sort,
-		     o->reverse);
+		     o->reverse, o->debug_info);
 }
 
 /*

@@ -243,13 +243,25 @@ bool pp_over_threshold(double threshold, const uint64_t *counts,
 		       const uint64_t *totals, size_t nr_classes);
 
 /*
+ * Of a call-graph block's callers or callees (list[0..nr), as
+ * pp_arcs_list() gives them), keep in order those with at least -t of
+ * the list's total, as OProfile 1.4 does; sum (nr_classes) gets that
+ * total, of all of them.  Returns how many are kept.
+ */
+size_t pp_arcs_over_threshold(double threshold, struct pp_arc_entry *list, size_t nr,
+			      uint64_t *sum, size_t nr_classes);
+
+/*
  * Sort rows by keys[0..nr_keys) (nr_keys 0: samples of class 0, most
- * first), stably, reversed with reverse; app and image keys order by the
- * names of nm.
+ * first), then by the keys the list leaves out, as OProfile 1.4 does
+ * (samples, image, application, symbol name, source line when
+ * with_lines, address); rows equal in all keep their order.  reverse
+ * turns every comparison around; app and image keys order by the names
+ * of nm.
  */
 void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 		  struct pp_names *nm, const enum pp_sort_key *keys,
-		  size_t nr_keys, bool reverse);
+		  size_t nr_keys, bool reverse, bool with_lines);
 
 /* --- annotation (annotate.c) -------------------------------------------- */
 
@@ -349,6 +361,7 @@ struct pp_xml {
 	bool callgraph;			/* <callers> and <callees> */
 	struct pp_names nm;		/* long names of apps and images */
 	struct pp_arc_entry *buf;	/* room for a caller or callee list */
+	uint64_t *sum;			/* per class: such a list's total */
 	struct pp_row **sel;		/* the rows shown, grouped by app, image */
 	size_t nr_sel;
 	char **class_names;		/* per class, NULL without <classes> */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What selects rows: -t (a share of at least the threshold in some
- * class) and -i/-e (symbol names, raw or as shown, literally or as
- * globs).
+ * class; in a call graph also of the callers and callees of a block) and
+ * -i/-e (symbol names, raw or as shown, literally or as globs).
  */
 #include "config.h"
 
@@ -24,6 +24,21 @@ bool pp_over_threshold(double threshold, const uint64_t *counts,
 		if (pp_ratio(counts[c], totals[c]) >= threshold)
 			return true;
 	return false;
+}
+
+size_t pp_arcs_over_threshold(double threshold, struct pp_arc_entry *list, size_t nr,
+			      uint64_t *sum, size_t nr_classes)
+{
+	size_t i, c, kept = 0;
+
+	memset(sum, 0, nr_classes * sizeof(*sum));
+	for (i = 0; i < nr; i++)
+		for (c = 0; c < nr_classes; c++)
+			sum[c] += list[i].counts[c];
+	for (i = 0; i < nr; i++)
+		if (pp_over_threshold(threshold, list[i].counts, sum, nr_classes))
+			list[kept++] = list[i];
+	return kept;
 }
 
 static bool in_list(const char *const *list, const char *raw, const char *shown)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The order of rows (--sort): parsing the list of keys, and sorting by
- * them, stably (rows that compare equal keep their first-seen order, as
- * OProfile's stable sort keeps them).
+ * them.  As in OProfile 1.4, the keys the list leaves out break its ties,
+ * in the order samples, image, application, symbol name, source line
+ * (with -g only: without it no row has one), address; rows equal in
+ * every key keep their first-seen order.  So rows with equal samples come
+ * by image, application and name, the same on every run.
  */
 #include "config.h"
 
@@ -58,8 +61,11 @@ int pp_sort_parse(const char *list, struct pp_report_opts *o, struct op_err *err
  * key[k] for the numeric sort keys (samples negated, so that every key
  * sorts ascending), the strings for the others.
  */
+/* the keys --sort gives, then those it leaves out */
+#define MAX_KEYS (PP_MAX_SORT_KEYS + 6)
+
 struct sort_item {
-	uint64_t key[PP_MAX_SORT_KEYS];
+	uint64_t key[MAX_KEYS];
 	size_t index;
 	struct pp_row *row;
 	const char *symbol;	/* shown name, when sorting by symbol */
@@ -241,43 +247,66 @@ static void symbol_keys(struct sort_item *items, struct pp_row *const *rows, siz
 	free(syms);
 }
 
-void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
-		  struct pp_names *nm, const enum pp_sort_key *keys,
-		  size_t nr_keys, bool reverse)
+/* is key compared as a number (key_of())? */
+static bool numeric(enum pp_sort_key key)
 {
-	static const enum pp_sort_key by_count = PP_SORT_SAMPLE;
-	struct sort_item *items;
-	struct sort_ctx ctx = {
-		.keys = nr_keys ? keys : &by_count,
-		.nr_keys = nr_keys ? nr_keys : 1,
-		.reverse = reverse,
+	return key != PP_SORT_SYMBOL && key != PP_SORT_DEBUG;
+}
+
+/*
+ * The keys rows are compared by: keys[0..nr) (none: samples), then those
+ * missing, in OProfile's order; the source line only when lines are
+ * shown (with_lines).  Returns how many, in eff.
+ */
+static size_t effective_keys(const enum pp_sort_key *keys, size_t nr, bool with_lines,
+			     enum pp_sort_key *eff)
+{
+	static const enum pp_sort_key implicit[] = {
+		PP_SORT_SAMPLE, PP_SORT_IMAGE, PP_SORT_APP, PP_SORT_SYMBOL,
+		PP_SORT_DEBUG, PP_SORT_VMA,
 	};
-	bool by_symbol = false, by_debug = false, by_app = false, by_image = false;
+	size_t n = 0, i, k;
+
+	for (i = 0; i < nr && n < PP_MAX_SORT_KEYS; i++)
+		eff[n++] = keys[i];
+	if (!n)
+		eff[n++] = PP_SORT_SAMPLE;
+	for (i = 0; i < sizeof(implicit) / sizeof(implicit[0]); i++) {
+		if (implicit[i] == PP_SORT_DEBUG && !with_lines)
+			continue;
+		for (k = 0; k < n && eff[k] != implicit[i]; k++)
+			;
+		if (k == n)
+			eff[n++] = implicit[i];
+	}
+	return n;
+}
+
+/*
+ * Sort rows[0..nr) by every key of c with the comparison of cmp_items():
+ * the shown names (names[i] of rows[i] when given) and source lines are
+ * made for these rows only.
+ */
+static void sort_compared(struct pp_row **rows, size_t nr, struct pp_profile *p,
+			  const struct sort_ctx *c, const char *const *names)
+{
+	bool by_symbol = false, by_debug = false;
+	struct sort_item *items;
 	size_t i;
 
-	for (i = 0; i < ctx.nr_keys; i++) {
-		by_symbol |= ctx.keys[i] == PP_SORT_SYMBOL;
-		by_debug |= ctx.keys[i] == PP_SORT_DEBUG;
-		by_app |= ctx.keys[i] == PP_SORT_APP;
-		by_image |= ctx.keys[i] == PP_SORT_IMAGE;
-	}
-	if (by_app)
-		ctx.app_rank = name_ranks(p->nr_apps, pp_names_app, nm);
-	if (by_image)
-		ctx.image_rank = name_ranks(p->nr_images, pp_names_image, nm);
-	if (!by_symbol && !by_debug && in_index_order(rows, nr)) {
-		sort_numeric(rows, nr, &ctx);
-		free(ctx.app_rank);
-		free(ctx.image_rank);
-		return;
+	for (i = 0; i < c->nr_keys; i++) {
+		by_symbol |= c->keys[i] == PP_SORT_SYMBOL;
+		by_debug |= c->keys[i] == PP_SORT_DEBUG;
 	}
 	items = op_xcalloc(nr ? nr : 1, sizeof(*items));
-	if (by_symbol)
+	if (by_symbol && !names)
 		symbol_keys(items, rows, nr, p);
 	for (i = 0; i < nr; i++) {
+		if (by_symbol && names)
+			items[i].symbol = names[i];
 		items[i].row = rows[i];
 		items[i].index = rows[i]->index;
-		numeric_keys(&items[i], &ctx);
+		numeric_keys(&items[i], c);
 		if (by_debug) {
 			const char *file, *why;
 
@@ -286,12 +315,121 @@ void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
 				items[i].file = op_xstrdup(file);
 		}
 	}
-	qsort_r(items, nr, sizeof(*items), cmp_items, &ctx);
-	free(ctx.app_rank);
-	free(ctx.image_rank);
+	qsort_r(items, nr, sizeof(*items), cmp_items, (void *)c);
 	for (i = 0; i < nr; i++) {
 		rows[i] = items[i].row;
 		free(items[i].file);
 	}
 	free(items);
+}
+
+/* do rows a and b have equal keys keys[0..nr)? */
+static bool same_keys(const struct pp_row *a, const struct pp_row *b,
+		      const enum pp_sort_key *keys, size_t nr, const struct sort_ctx *c)
+{
+	size_t k;
+
+	for (k = 0; k < nr; k++)
+		if (key_of(a, keys[k], c) != key_of(b, keys[k], c))
+			return false;
+	return true;
+}
+
+/* the end of the run of rows equal to rows[start] in keys[0..nr) */
+static size_t run_end(struct pp_row *const *rows, size_t n, size_t start,
+		      const enum pp_sort_key *keys, size_t nr, const struct sort_ctx *c)
+{
+	size_t i;
+
+	for (i = start + 1; i < n && same_keys(rows[start], rows[i], keys, nr, c); i++)
+		;
+	return i;
+}
+
+/*
+ * The shown names of the rows of every run of more than one (others:
+ * NULL), made at once on every CPU.  The caller frees the array.
+ */
+static const char **name_runs(struct pp_row *const *rows, size_t nr, struct pp_profile *p,
+			      const struct sort_ctx *c, size_t prefix)
+{
+	const struct pp_sym **syms = op_xcalloc(nr + 1, sizeof(*syms));
+	const char **got = op_xcalloc(nr + 1, sizeof(*got));
+	const char **names = op_xcalloc(nr + 1, sizeof(*names));
+	size_t *images = op_xcalloc(nr + 1, sizeof(*images));
+	size_t *at = op_xcalloc(nr + 1, sizeof(*at));
+	size_t n = 0, start, end, i;
+
+	for (start = 0; start < nr; start = end) {
+		end = run_end(rows, nr, start, c->keys, prefix, c);
+		for (i = start; end - start > 1 && i < end; i++) {
+			at[n] = i;
+			images[n] = rows[i]->image;
+			syms[n++] = rows[i]->sym;
+		}
+	}
+	pp_shown_names(p, images, syms, n, got);
+	for (i = 0; i < n; i++)
+		names[at[i]] = got[i];
+	free(at);
+	free(images);
+	free(got);
+	free(syms);
+	return names;
+}
+
+/*
+ * The keys up to the first that is not numeric by radix sort, then each
+ * run of rows equal in them by the other keys (names and lines are made
+ * only for the rows of such runs), then the whole turned around for -r.
+ */
+static void sort_prefix(struct pp_row **rows, size_t nr, struct pp_profile *p,
+			const struct sort_ctx *c, size_t prefix)
+{
+	struct sort_ctx head = *c, tail = *c;
+	const char **names = NULL;
+	size_t i, start, end;
+
+	head.nr_keys = prefix;
+	head.reverse = false;
+	tail.keys = c->keys + prefix;
+	tail.nr_keys = c->nr_keys - prefix;
+	tail.reverse = false;
+	sort_numeric(rows, nr, &head);
+	if (tail.nr_keys && tail.keys[0] == PP_SORT_SYMBOL)
+		names = name_runs(rows, nr, p, c, prefix);
+	for (start = 0; tail.nr_keys && start < nr; start = end) {
+		end = run_end(rows, nr, start, c->keys, prefix, c);
+		if (end - start > 1)
+			sort_compared(rows + start, end - start, p, &tail,
+				      names ? names + start : NULL);
+	}
+	free(names);
+	for (i = 0; c->reverse && i < nr / 2; i++) {
+		struct pp_row *t = rows[i];
+
+		rows[i] = rows[nr - 1 - i];
+		rows[nr - 1 - i] = t;
+	}
+}
+
+void pp_rows_sort(struct pp_row **rows, size_t nr, struct pp_profile *p,
+		  struct pp_names *nm, const enum pp_sort_key *keys,
+		  size_t nr_keys, bool reverse, bool with_lines)
+{
+	enum pp_sort_key eff[MAX_KEYS];
+	struct sort_ctx ctx = { .keys = eff, .reverse = reverse };
+	size_t prefix;
+
+	ctx.nr_keys = effective_keys(keys, nr_keys, with_lines, eff);
+	ctx.app_rank = name_ranks(p->nr_apps, pp_names_app, nm);
+	ctx.image_rank = name_ranks(p->nr_images, pp_names_image, nm);
+	for (prefix = 0; prefix < ctx.nr_keys && numeric(eff[prefix]); prefix++)
+		;
+	if (prefix && in_index_order(rows, nr))
+		sort_prefix(rows, nr, p, &ctx, prefix);
+	else
+		sort_compared(rows, nr, p, &ctx, NULL);
+	free(ctx.app_rank);
+	free(ctx.image_rank);
 }

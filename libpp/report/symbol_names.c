@@ -85,8 +85,8 @@ struct pp_name_stream *pp_name_stream_start(struct pp_profile *p,
 					    const struct pp_sym *const *syms, size_t nr)
 {
 	struct pp_name_stream *s = op_xcalloc(1, sizeof(*s));
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t want = 0, i;
+	long cpus;
 
 	s->syms = op_xcalloc(nr + 1, sizeof(*s->syms));
 	memcpy(s->syms, syms, nr * sizeof(*syms));
@@ -101,7 +101,9 @@ struct pp_name_stream *pp_name_stream_start(struct pp_profile *p,
 	s->done = op_xcalloc(s->nr_chunks + 1, sizeof(*s->done));
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->chunk_done, NULL);
-	if (nr >= MIN_THREADED && cpus > 1)
+	/* asking for the CPUs reads a file: not for every small stream */
+	cpus = nr >= MIN_THREADED ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	if (cpus > 1)
 		want = cpus - 1 > MAX_HELPERS ? MAX_HELPERS : (size_t)cpus - 1;
 	/* a helper that cannot start leaves its share to the writer */
 	for (i = 0; i < want; i++) {

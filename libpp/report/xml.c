@@ -328,6 +328,7 @@ static void release(struct pp_xml *x)
 			free(x->class_names[i]);
 	free(x->class_names);
 	free(x->buf);
+	free(x->sum);
 	pp_names_release(&x->nm);
 }
 
@@ -350,6 +351,7 @@ int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err)
 	x.vma64 = s->vma64;
 	group_rows(&x);
 	x.buf = op_xcalloc(s->arcs.nr + 2, sizeof(*x.buf));
+	x.sum = op_xcalloc(s->p->nr_classes + 1, sizeof(*x.sum));
 
 	put_profile(&x);
 	put_options(&x);

@@ -163,7 +163,9 @@ static void put_calls(struct pp_xml *x, const struct pp_row *row, bool callees,
 
 	/* callers smallest first, callees biggest first, as -c lists them */
 	nr = pp_arcs_list(&x->s->arcs, &x->s->rows, row, callees,
-			  callees ? x->o->reverse : !x->o->reverse, x->buf);
+			  !callees, x->buf);
+	nr = pp_arcs_over_threshold(x->o->threshold, x->buf, nr, x->sum,
+				    x->p->nr_classes);
 	pp_out_fmt(x->out, "<%s>\n", tag);
 	for (i = 0; i < nr; i++) {
 		const struct pp_arc_entry *e = &x->buf[i];

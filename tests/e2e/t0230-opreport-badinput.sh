@@ -191,13 +191,14 @@ gone_quiet() {
 	exits 0 goneq --session-dir=out/gone -l -q && test -s goneq.out && test ! -s goneq.err
 }
 check '-q: the report without the warning' gone_quiet
+# (sorted by the first column; its ties by image name, then app name)
 gone_counts() {
 	exits 0 gonel --session-dir=out/gone -l -n &&
 	norm gonel.out >gonel.got && cat >gonel.want <<'EOF' &&
 10       58.8235  0              0  app1                     app1                     compute_alpha
 7        41.1765  2        20.0000  libgone.so               app1                     T/tools/fixtures/libgone.so
-0              0  5        50.0000  libgone.so               app2                     T/tools/fixtures/libgone.so
 0              0  3        30.0000  app2                     app2                     main
+0              0  5        50.0000  libgone.so               app2                     T/tools/fixtures/libgone.so
 EOF
 	compare gonel.want gonel.got
 }

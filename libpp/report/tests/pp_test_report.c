@@ -37,6 +37,7 @@ static const struct {
 	{ "c", K "/ev.100000.0.all.all.1", "1100:20", true },
 	{ "t", K "/ev.100000.0.10.10.all", "1000:5", true },
 	{ "t", K "/ev.100000.0.10.11.all", "1100:7", true },
+	{ "n", K EV, "1000:10 1100:10 1200:10 1300:10", true },
 };
 
 int pp_test_fixture_setup(void **state)

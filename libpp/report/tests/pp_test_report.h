@@ -19,6 +19,8 @@
  *  "c": the kernel by cpu: cpu 0 alpha 10, cpu 1 beta 20.
  *  "t": the kernel by thread: process 10, its thread 10 alpha 5, its
  *	thread 11 beta 7.
+ *  "n": the kernel alone, alpha, beta, gamma and delta 10 each (address
+ *	order is not name order).
  */
 #ifndef PP_TEST_REPORT_H
 #define PP_TEST_REPORT_H
@@ -77,7 +79,7 @@ struct pp_test_fixture {
 int pp_test_fixture_setup(void **state);
 int pp_test_fixture_teardown(void **state);
 
-/* the profile of session name ("s", "s2", "c", "t") that spec selects (NULL: all) */
+/* the profile of session name ("s", "s2", "c", "t", "n") that spec selects (NULL: all) */
 void pp_test_fixture_profile(struct pp_test_profile *t, struct pp_test_fixture *f,
 			     const char *name, const char *const *spec, unsigned merge);
 

@@ -37,6 +37,8 @@
 #define P_PROG  "150      15.0000  prog                     prog                     /opt/t/prog\n"
 #define P_GAMMA "60        6.0000  no-vmlinux               prog                     gamma\n"
 #define P_ALPHA "40        4.0000  no-vmlinux               prog                     alpha\n"
+/* a symbol of session "n" */
+#define TIES(name) "10       25.0000  " name "\n"
 
 static const char *const alpha_beta[] = { "alpha", "beta", NULL };
 static const char *const alpha[] = { "alpha", NULL };
@@ -61,14 +63,30 @@ static const struct pp_test_out_row rows[] = {
 		  "500      50.0000  no-vmlinux               alpha\n"
 		  "200      20.0000  no-vmlinux               beta\n",
 	  .notes = PP_TEST_MISSING_PROG },
-	/* -t on the call graph: callers and callees are shown whatever their share */
+	/* -t on the call graph: the blocks of symbols over it, and in each the
+	 * callers and callees with at least 10% of their list (alpha's callee
+	 * beta has 5.66%), their shares those of the whole list */
 	{ .line = __LINE__, .output = "callgraph", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
 	  .o = { .threshold = 10.0 },
 	  .text = PP_TEST_HEADER
 		  "samples  %        symbol name\n"
 		  PP_TEST_RULE
-		  PP_TEST_CG_ALPHA
+		  "  20       100.000  delta\n"
+		  "500      66.6667  alpha\n"
+		  "  500      94.3396  alpha [self]\n"
+		  PP_TEST_RULE
 		  PP_TEST_CG_BETA },
+	/* -r: the blocks backwards, callers and callees in their own order */
+	{ .line = __LINE__, .output = "callgraph", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
+	  .o = { .reverse = true, .threshold = 10.0 },
+	  .text = PP_TEST_HEADER
+		  "samples  %        symbol name\n"
+		  PP_TEST_RULE
+		  PP_TEST_CG_BETA
+		  "  20       100.000  delta\n"
+		  "500      66.6667  alpha\n"
+		  "  500      94.3396  alpha [self]\n"
+		  PP_TEST_RULE },
 	/* -i and -e: names, globs; the shares stay of all rows */
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" },
 	  .o = { .include_symbols = alpha_beta },
@@ -92,7 +110,8 @@ static const struct pp_test_out_row rows[] = {
 		  "samples  %        app name                 symbol name\n"
 		  "150      15.0000  prog                     /opt/t/prog\n",
 	  .notes = PP_TEST_MISSING_PROG },
-	/* --sort and -r; ties in the order rows were made */
+	/* --sort and -r; ties broken by the keys the list leaves out, in
+	 * OProfile's order (samples, image, application, name, address) */
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" },
 	  .o = { .sort = { PP_SORT_VMA }, .nr_sort = 1 },
 	  .text = PP_TEST_HEADER ALL_COLUMNS P_PROG K_ALPHA P_ALPHA K_BETA P_GAMMA K_DELTA,
@@ -107,7 +126,7 @@ static const struct pp_test_out_row rows[] = {
 	  .notes = PP_TEST_MISSING_PROG },
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" },
 	  .o = { .sort = { PP_SORT_IMAGE }, .nr_sort = 1 },
-	  .text = PP_TEST_HEADER ALL_COLUMNS K_ALPHA K_BETA K_DELTA P_ALPHA P_GAMMA P_PROG,
+	  .text = PP_TEST_HEADER ALL_COLUMNS K_ALPHA K_BETA P_GAMMA K_DELTA P_ALPHA P_PROG,
 	  .notes = PP_TEST_MISSING_PROG },
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" },
 	  .o = { .sort = { PP_SORT_APP, PP_SORT_SAMPLE }, .nr_sort = 2 },
@@ -117,6 +136,16 @@ static const struct pp_test_out_row rows[] = {
 	  .o = { .sort = { PP_SORT_APP, PP_SORT_SAMPLE }, .nr_sort = 2, .reverse = true },
 	  .text = PP_TEST_HEADER ALL_COLUMNS P_ALPHA P_GAMMA P_PROG K_DELTA K_BETA K_ALPHA,
 	  .notes = PP_TEST_MISSING_PROG },
+	/* equal samples: by name, not by address (and backwards with -r) */
+	{ .line = __LINE__, .output = "symbols", .sessions = { "n" }, .o = { .no_header = true },
+	  .text = TIES("alpha") TIES("beta") TIES("delta") TIES("gamma") },
+	{ .line = __LINE__, .output = "symbols", .sessions = { "n" },
+	  .o = { .no_header = true, .reverse = true },
+	  .text = TIES("gamma") TIES("delta") TIES("beta") TIES("alpha") },
+	/* --sort vma leaves names out: by address */
+	{ .line = __LINE__, .output = "symbols", .sessions = { "n" },
+	  .o = { .no_header = true, .sort = { PP_SORT_VMA }, .nr_sort = 1 },
+	  .text = TIES("alpha") TIES("beta") TIES("gamma") TIES("delta") },
 	/* one application: no app column; its libraries: an image column */
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" }, .spec = { P_ONLY },
 	  	  .text = PP_TEST_HEADER
