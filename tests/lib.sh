@@ -277,8 +277,38 @@ done_testing() {
 #   opr NAME ARGS...          opreport ARGS: NAME.out, NAME.err, status
 #   exits STATUS NAME ARGS... the same, and it exits with STATUS
 #   norm FILE...              FILEs with the test directory written as T
-#   golden NAME FILE          FILE, normalised, is tests/e2e/golden/NAME
-#                             (OP_TEST_REGOLD=1 rewrites the golden files)
+#
+# Reports against OProfile 1.4's (t0215, t0245):
+#   body                      stdin without the header lines that open a
+#                             report (CPU:, Counted, the timer line), which
+#                             differ from OProfile's and t0240 checks
+#   symbol_addrs              addrs.sed: {name} for the address of each
+#                             symbol of the fixture binaries
+#   golden_filter             stdin's body with {name} for addresses: what
+#                             of our report and OProfile's is compared
+#   golden NAME FILE [FILTER] FILE, normalised, is tests/e2e/golden/NAME
+#                             (passed through the command FILTER, which
+#                             applies a stated difference)
+#   oracle_golden NAME TOOL ARGS...
+#                             only when $OP_TEST_ORACLE names a directory
+#                             holding OProfile 1.4's tools: run its TOOL
+#                             ARGS here, pass its stdout through
+#                             golden_filter, normalise it and write it as
+#                             tests/e2e/golden/NAME; otherwise nothing.
+#                             The goldens are OProfile's output, never ours
+#                             (see tests/e2e/golden/README).
+#   vs NAME SESSION ORACLE FILTER OPTIONS...
+#                             opreport OPTIONS on out/SESSION exits 0 with
+#                             nothing on stderr, and its report body is
+#                             golden/$GOLDEN-NAME passed through the command
+#                             FILTER ('cat': as it is).  The golden is
+#                             OProfile's report body on the session with
+#                             the options ORACLE, split at blanks ('=':
+#                             OPTIONS themselves).  FILTER applies one
+#                             difference between our report and OProfile's,
+#                             stated where vs is called.
+#   mode NAME SESSION OPTIONS...
+#                             the same, with OProfile's report as it is
 OPREPORT=$top_builddir/pp/opreport
 T_REAL=$(cd "$T" && pwd -P)
 
@@ -322,13 +352,67 @@ norm() {
 	sed -e "s|$T_REAL|T|g" -e "s|$T|T|g" "$@"
 }
 
+body() {
+	awk 'head && /^(CPU: |Counted |Profiling through timer interrupt)/ { next }
+	     { head = 0; print }' head=1
+}
+
+symbol_addrs() {
+	for sa_b in fixture_nopie fixture_pie; do
+		python3 "$MKSAMPLES" --symbols "$FIX/build/$sa_b" || return 1
+	done | python3 -c '
+import sys
+for l in sys.stdin:
+    f = l.split()
+    if f[0].startswith("0x"):
+        print("s/\\<%08x\\>/{%s}/g" % (int(f[1], 16), f[3]))
+' >addrs.sed && test -s addrs.sed
+}
+
+golden_filter() {
+	body | sed -f addrs.sed
+}
+
 golden() {
 	norm "$2" >"$2.norm" || return 1
-	if test -n "${OP_TEST_REGOLD:-}"; then
-		mkdir -p "$srcdir/e2e/golden" && cp "$2.norm" "$srcdir/e2e/golden/$1"
-		return
-	fi
-	compare "$srcdir/e2e/golden/$1" "$2.norm"
+	eval "${3:-cat}" <"$srcdir/e2e/golden/$1" >"$2.want" || return 1
+	compare "$2.want" "$2.norm"
+}
+
+oracle_golden() {
+	test -n "${OP_TEST_ORACLE:-}" || return 0
+	og_name=$1 og_tool=$2
+	shift 2
+	"$OP_TEST_ORACLE/$og_tool" "$@" >"$og_name.oracle" 2>"$og_name.oracle.err" || {
+		say "OProfile's $og_tool $* failed:"
+		sed 's/^/#   /' "$og_name.oracle.err"
+		return 1
+	}
+	test ! -s "$og_name.oracle.err" || sed "s/^/# OProfile's stderr: /" "$og_name.oracle.err"
+	golden_filter <"$og_name.oracle" >"$og_name.oracle.txt" &&
+	norm "$og_name.oracle.txt" >"$srcdir/e2e/golden/$og_name"
+}
+
+vs() {
+	v_n=$1 v_s=$2 v_o=$3 v_f=$4
+	shift 4
+	if test "$v_o" = =; then
+		oracle_golden "$GOLDEN-$v_n" opreport --session-dir="out/$v_s" "$@"
+	else
+		set -f
+		# shellcheck disable=SC2086
+		oracle_golden "$GOLDEN-$v_n" opreport --session-dir="out/$v_s" $v_o
+	fi &&
+	exits 0 "$v_n" --session-dir="out/$v_s" "$@" &&
+	golden_filter <"$v_n.out" >"$v_n.txt" &&
+	golden "$GOLDEN-$v_n" "$v_n.txt" "$v_f" &&
+	{ test ! -s "$v_n.err" || { sed 's/^/# stderr: /' "$v_n.err"; false; }; }
+}
+
+mode() {
+	m_n=$1 m_s=$2
+	shift 2
+	vs "$m_n" "$m_s" = cat "$@"
 }
 
 # --- opannotate tests (t03*-opannotate-*.sh) ---------------------------
