@@ -7,6 +7,7 @@
  * them.  Every line has the columns of -l (columns.c): -w, -a, -g and the
  * image and app columns apply here as there.  The cumulative columns run
  * over the symbols shown, and within each list of callers or callees.
+ * The blocks of many symbols are made by every CPU (pp_write_ordered()).
  */
 #include "config.h"
 
@@ -19,11 +20,19 @@
 
 #define RULE "-------------------------------------------------------------------------------"
 
+/* what all threads writing blocks share */
+struct cgshared {
+	struct pp_report *r;
+	struct pp_side *s;
+	struct pp_cols cols;
+};
+
+/* what each keeps (pp_write_ordered()) */
 struct cgctx {
 	FILE *out;
 	struct pp_report *r;
 	struct pp_side *s;
-	struct pp_cols cols;
+	const struct pp_cols *cols;
 	struct pp_cum cum;		/* over the symbols shown */
 	struct pp_cum list_cum;		/* within a list of callers or callees */
 	struct pp_arc_entry *buf;	/* room for any list */
@@ -41,11 +50,11 @@ static void entry_line(struct cgctx *x, const char *prefix, const struct pp_row 
 		.key = row->sym->start,
 		.counts = counts,
 		.whole = whole,
-		.name = pp_side_sym_name(x->s, row),
+		.name = pp_shown_name(x->s->p, row->image, row->sym),
 		.suffix = suffix,
 	};
 
-	pp_cols_line(x->out, &x->cols, x->s, &w, cum);
+	pp_cols_line(x->out, x->cols, x->s, &w, cum);
 }
 
 /* the callers (callees false) or callees of row, each as a share of all */
@@ -74,26 +83,74 @@ static void block(struct cgctx *x, const struct pp_row *row)
 	fprintf(x->out, "%s\n", RULE);
 }
 
+static void *cg_local_new(void *ctx)
+{
+	struct cgshared *sh = ctx;
+	struct cgctx *x = op_xcalloc(1, sizeof(*x));
+	size_t nr_classes = sh->s->p->nr_classes;
+
+	x->r = sh->r;
+	x->s = sh->s;
+	x->cols = &sh->cols;
+	pp_cum_init(&x->cum, nr_classes);
+	pp_cum_init(&x->list_cum, nr_classes);
+	x->sum = op_xcalloc(nr_classes + 1, sizeof(*x->sum));
+	x->buf = op_xcalloc(x->s->arcs.nr + 2, sizeof(*x->buf));
+	return x;
+}
+
+static void cg_local_free(void *local)
+{
+	struct cgctx *x = local;
+
+	free(x->buf);
+	free(x->sum);
+	pp_cum_release(&x->cum);
+	pp_cum_release(&x->list_cum);
+	free(x);
+}
+
+static const uint64_t *cg_counts(void *ctx, size_t i)
+{
+	return ((struct cgshared *)ctx)->s->sel[i]->counts;
+}
+
+static void cg_chunk(void *ctx, void *local, const uint64_t *before)
+{
+	struct cgctx *x = local;
+
+	memcpy(x->cum.sum, before, x->cum.nr * sizeof(*before));
+	(void)ctx;
+}
+
+static void cg_item(void *ctx, void *local, size_t i, FILE *out)
+{
+	struct cgctx *x = local;
+
+	x->out = out;
+	block(x, x->s->sel[i]);
+	(void)ctx;
+}
+
 int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 {
-	struct cgctx x = { .out = out, .r = r, .s = &r->sides[0] };
-	size_t nr_classes = x.s->p->nr_classes, i;
+	struct cgshared sh = { .r = r, .s = &r->sides[0] };
+	const struct pp_ordered w = {
+		.ctx = &sh,
+		.nr_classes = sh.s->p->nr_classes,
+		.counts = cg_counts,
+		.local_new = cg_local_new,
+		.local_free = cg_local_free,
+		.chunk = cg_chunk,
+		.item = cg_item,
+	};
 
 	(void)err;
-	pp_report_header(out, x.s->p, r->info, r->o);
-	pp_cols_of(&x.cols, r, x.s);
+	pp_report_header(out, sh.s->p, r->info, r->o);
+	pp_cols_of(&sh.cols, r, sh.s);
 	if (!r->o->no_header)
-		pp_cols_header(out, &x.cols, nr_classes);
+		pp_cols_header(out, &sh.cols, sh.s->p->nr_classes);
 	fprintf(out, "%s\n", RULE);
-	pp_cum_init(&x.cum, nr_classes);
-	pp_cum_init(&x.list_cum, nr_classes);
-	x.sum = op_xcalloc(nr_classes + 1, sizeof(*x.sum));
-	x.buf = op_xcalloc(x.s->arcs.nr + 2, sizeof(*x.buf));
-	for (i = 0; i < x.s->nr_sel; i++)
-		block(&x, x.s->sel[i]);
-	free(x.buf);
-	free(x.sum);
-	pp_cum_release(&x.cum);
-	pp_cum_release(&x.list_cum);
+	pp_write_ordered(out, sh.s->nr_sel, &w, pp_cols_parallel(&sh.cols, sh.s));
 	return 0;
 }

@@ -31,6 +31,14 @@ void pp_cols_of(struct pp_cols *c, const struct pp_report *r,
 	c->long_names = o->long_filenames;
 }
 
+bool pp_cols_parallel(const struct pp_cols *c, struct pp_side *s)
+{
+	if (c->linenr)
+		return false;
+	pp_names_fill(&s->names);
+	return true;
+}
+
 void pp_cols_header(FILE *out, const struct pp_cols *c, size_t nr_classes)
 {
 	struct pp_line l;

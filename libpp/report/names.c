@@ -47,6 +47,16 @@ static char *image_display(const struct odb_image_id *id, bool long_names)
 	return s;
 }
 
+void pp_names_fill(struct pp_names *nm)
+{
+	size_t i;
+
+	for (i = 0; i < nm->p->nr_apps; i++)
+		pp_names_app(nm, i);
+	for (i = 0; i < nm->p->nr_images; i++)
+		pp_names_image(nm, i);
+}
+
 const char *pp_names_app(struct pp_names *nm, size_t app)
 {
 	if (!nm->app_display[app])

@@ -27,14 +27,14 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "xml-callgraph",
 		.mode = PP_MODE_XML | PP_MODE_CALLGRAPH,
-		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_NAMES_AHEAD,
 		.sort = xml_order,
 		.nr_sort = sizeof(xml_order) / sizeof(xml_order[0]),
 		.write = pp_write_xml,
 	}, {
 		.name = "xml",
 		.mode = PP_MODE_XML,
-		.needs = PP_NEEDS_SYMBOLS,
+		.needs = PP_NEEDS_SYMBOLS | PP_NAMES_AHEAD,
 		.sort = xml_order,
 		.nr_sort = sizeof(xml_order) / sizeof(xml_order[0]),
 		.write = pp_write_xml,

@@ -116,6 +116,8 @@ enum pp_output_needs {
 					 * (applications, source files, symbols
 					 * summed over applications), not rows */
 	PP_SORTS_OWN = 1 << 4,		/* the output orders what it shows */
+	PP_NAMES_AHEAD = 1 << 5,	/* shown names made ahead, in the
+					 * prepared order (pp_side_sym_name()) */
 };
 
 struct pp_report;			/* what an output is given (report_int.h) */
@@ -124,7 +126,8 @@ struct pp_output {
 	const char *name;		/* "summary", "symbols", ... */
 	unsigned mode;			/* the PP_MODE_* bits asking for it (all of
 					 * them must be asked); 0: the default */
-	unsigned needs;			/* PP_NEEDS_*, PP_SELECTS_OWN, PP_SORTS_OWN */
+	unsigned needs;			/* PP_NEEDS_*, PP_SELECTS_OWN, PP_SORTS_OWN,
+					 * PP_NAMES_AHEAD */
 	const enum pp_sort_key *sort;	/* a fixed order of rows, or NULL: --sort */
 	size_t nr_sort;
 	/* write the output; 0 or a negative code with err set */

@@ -209,7 +209,7 @@ void pp_prepare(struct pp_report *r)
 		select_rows(r, s);
 		column_hints(r, s);
 		order_rows(r, s);
-		if (needs(r, PP_NEEDS_SYMBOLS) && !needs(r, PP_SORTS_OWN))
+		if (needs(r, PP_NAMES_AHEAD))
 			start_names(r, s);
 	}
 }

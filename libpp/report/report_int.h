@@ -200,11 +200,49 @@ struct pp_cols_row {
 void pp_cols_line(FILE *out, const struct pp_cols *c, struct pp_side *s,
 		  const struct pp_cols_row *w, struct pp_cum *cum);
 
+/*
+ * May several threads write lines of s with c at once?  Makes what
+ * pp_cols_line() would make on first use (the image and app names) and
+ * says no when a column reads what is only read lazily and by one thread
+ * at a time (source lines, from DWARF).
+ */
+bool pp_cols_parallel(const struct pp_cols *c, struct pp_side *s);
+
+/* --- writing items in order on every CPU (ordered.c) ------------------- */
+
+/*
+ * The items of a report (rows, call-graph blocks), each written by item()
+ * to the stream it is given: local_new() makes what one thread keeps
+ * while writing (freed by local_free()), chunk() sets it to go on from
+ * the running totals of the items before a chunk (nr_classes counts:
+ * the sums of counts() of those items; counts may be NULL, before is
+ * then all zero).  Several threads call item() at once: it may only
+ * read what ctx points to.
+ */
+struct pp_ordered {
+	void *ctx;
+	size_t nr_classes;
+	const uint64_t *(*counts)(void *ctx, size_t i);
+	void *(*local_new)(void *ctx);
+	void (*local_free)(void *local);
+	void (*chunk)(void *ctx, void *local, const uint64_t *before);
+	void (*item)(void *ctx, void *local, size_t i, FILE *out);
+};
+
+/*
+ * Write items 0..nr-1 to out in order.  With parallel (and enough items
+ * and CPUs), helper threads format chunks of them ahead of the caller,
+ * which writes each in turn; the output is the same byte for byte.
+ */
+void pp_write_ordered(FILE *out, size_t nr, const struct pp_ordered *w, bool parallel);
+
 /* --- names, selection, order (names.c, select.c, sort.c) ------------------ */
 
 void pp_names_init(struct pp_names *nm, struct pp_profile *p, bool long_names);
 void pp_names_release(struct pp_names *nm);
 const char *pp_names_app(struct pp_names *nm, size_t app);
+/* every name made now: then any thread may ask for them */
+void pp_names_fill(struct pp_names *nm);
 const char *pp_names_image(struct pp_names *nm, size_t image);
 
 /*
