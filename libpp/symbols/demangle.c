@@ -229,7 +229,7 @@ static bool smart_pass(const char *in, struct op_strbuf *out)
 	return changed;
 }
 
-static char *smarten(const char *name)
+char *pp_demangle_smart(const char *name)
 {
 	struct op_strbuf a = OP_STRBUF_INIT, b = OP_STRBUF_INIT;
 	int pass;
@@ -283,7 +283,7 @@ char *pp_demangle(const char *name, enum pp_demangle_mode mode)
 		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
 	if (!d || mode != PP_DEMANGLE_SMART || !strstr(d, RULE_START))
 		return d;	/* malloc()ed by libiberty: the caller free()s it */
-	r = smarten(d);
+	r = pp_demangle_smart(d);
 	free(d);
 	return r;
 }

@@ -24,4 +24,11 @@ int pp_demangle_mode_parse(const char *s, enum pp_demangle_mode *mode);
  */
 char *pp_demangle(const char *name, enum pp_demangle_mode mode);
 
+/*
+ * The smart rules applied to name, a name as normal demangling gives it:
+ * a new string the caller frees (a copy of name when no rule applies),
+ * or NULL when out of memory.
+ */
+char *pp_demangle_smart(const char *name);
+
 #endif
