@@ -164,7 +164,7 @@ void pp_write_ordered(FILE *out, size_t nr, const struct pp_ordered *w, bool par
 	pthread_t helpers[MAX_HELPERS];
 	size_t nr_helpers = 0, want = 0, i;
 
-	if (parallel && nr >= MIN_PARALLEL && !getenv("NOPAR")) {
+	if (parallel && nr >= MIN_PARALLEL) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 		if (cpus > 1)
