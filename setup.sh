@@ -24,6 +24,9 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 PACKAGES="build-essential autoconf automake libtool pkg-config git
 	libelf-dev libdw-dev elfutils libpopt-dev libpfm4-dev binutils-dev
 	libiberty-dev libcmocka-dev python3 libc6-dbg valgrind libxml2-utils"
+# what the tests profile and compare with: real, stripped Debian programs
+# and perf as an oracle of the same run
+TEST_PACKAGES="linux-perf xz-utils bzip2"
 
 install_packages() {
 	missing=
@@ -132,6 +135,7 @@ demo)
 	install_packages
 	run_demo ;;
 check)
+	PACKAGES="$PACKAGES $TEST_PACKAGES"
 	install_packages
 	run_check ;;
 *)

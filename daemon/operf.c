@@ -571,8 +571,9 @@ static void summarize(struct run *r)
 			   total ? 100.0 * (double)lost / (double)total : 100.0,
 			   r->session.samples);
 	if (arcs)
-		op_notice("operf: %llu call-graph arcs were not recorded: their caller "
-			  "is in no known mapping", (unsigned long long)arcs);
+		op_notice("operf: %llu call-graph arc%s not recorded: %s caller "
+			  "is in no known mapping", (unsigned long long)arcs,
+			  arcs == 1 ? " was" : "s were", arcs == 1 ? "its" : "their");
 	if (r->target.kind == OPD_TARGET_COMMAND && WIFSIGNALED(r->child_status))
 		op_notice("operf: '%s' was killed by signal %d", r->argv[0],
 			  WTERMSIG(r->child_status));

@@ -56,8 +56,10 @@ static void warn_about_stats(const struct ppt_job *job)
 			   "%s/samples/operf.log", lost, job->sd.dir);
 	}
 	if (arcs)
-		op_warning("%" PRIu64 " call-graph arcs were not recorded: their caller "
-			   "was in no known mapping (their samples were recorded)", arcs);
+		op_warning("%" PRIu64 " call-graph arc%s not recorded: %s caller "
+			   "was in no known mapping (%s samples were recorded)", arcs,
+			   arcs == 1 ? " was" : "s were", arcs == 1 ? "its" : "their",
+			   arcs == 1 ? "its" : "their");
 	for (i = 0; i < st->nr_throttled; i++)
 		op_warning("the kernel throttled event '%s': fewer samples than its "
 			   "rate asks for", st->throttled[i]);

@@ -42,23 +42,39 @@ static struct pp_arc *arc_get(struct pp_arcs *a, size_t caller, size_t callee,
 	return &a->v[a->nr++];
 }
 
+/*
+ * The key of a call-graph arc end: sample files keep 32 bits of each end
+ * (oprofile-ng-formats(5)), so a table whose keys lie above 4 GiB (the
+ * kernel, keyed by address) gets its high bits back from its first
+ * symbol, as all of its text lies within one 4 GiB window.
+ */
+static uint64_t arc_key(const struct pp_symtab *t, uint64_t low32)
+{
+	uint64_t high;
+
+	if (!t->nr || t->syms[0].start <= 0xffffffffull)
+		return low32;
+	high = t->syms[0].start & ~0xffffffffull;
+	if ((high | low32) < t->syms[0].start && high + (1ull << 32) > high)
+		high += 1ull << 32;	/* the window starts within the first 4 GiB */
+	return high | low32;
+}
+
 /* the arcs of one {cg} group into (caller row, callee row) pairs */
 static void add_cg_group(struct pp_arcs *a, struct pp_profile *p,
 			 struct pp_rows *r, const struct pp_cg_group *g)
 {
-	const struct pp_symtab *from = pp_image_symtab(p, g->caller);
-	const struct pp_symtab *to = pp_image_symtab(p, g->callee);
+	struct pp_symtab *from = pp_image_symtab(p, g->caller);
+	struct pp_symtab *to = pp_image_symtab(p, g->callee);
 	size_t k;
 
 	for (k = 0; k < g->nr_kc; k++) {
-		const struct pp_sym *x = pp_symtab_lookup(from, g->kc[k].key >> 32);
-		const struct pp_sym *y = pp_symtab_lookup(to, g->kc[k].key & 0xffffffffull);
+		const struct pp_sym *x = pp_symtab_hold(from, arc_key(from, g->kc[k].key >> 32));
+		const struct pp_sym *y = pp_symtab_hold(to, arc_key(to, g->kc[k].key & 0xffffffffull));
 		size_t rx, ry;
 
-		if (!x || !y) {
-			a->dropped += g->kc[k].count;
-			continue;
-		}
+		if (!x || !y)
+			op_die(1, "out of memory");
 		rx = pp_rows_get(r, g->caller, g->app, x)->index;
 		ry = pp_rows_get(r, g->callee, g->app, y)->index;
 		arc_get(a, rx, ry, p->nr_classes)->counts[g->cls] += g->kc[k].count;

@@ -2,7 +2,9 @@
 /*
  * Call-graph arcs between symbol rows, from the {cg} sample files: the
  * caller symbol owns a key's high 32 bits, the callee its low 32 bits
- * (oprofile-ng-formats(5), "CALL-GRAPH FILES").
+ * (oprofile-ng-formats(5), "CALL-GRAPH FILES").  Every arc is kept: an
+ * end between symbols lands on its gap row (pp_symtab_hold()), and a
+ * kernel end gets the high bits of the kernel's addresses back.
  *
  * Memory: dies with "out of memory" (libutil's op_x* forms), as all of
  * libpp/profile does.
@@ -33,7 +35,6 @@ struct pp_arcs {
 	struct pp_arc *v;
 	size_t nr, alloc;
 	struct op_hmap index;	/* (caller, callee) -> index into v */
-	uint64_t dropped;	/* arc counts outside every symbol */
 	/* row r's arcs by callee (in) and by caller (out):
 	 * list[first[r] .. first[r + 1]) */
 	size_t *in_first, *in_list;

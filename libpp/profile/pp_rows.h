@@ -32,7 +32,8 @@ struct pp_rows {
 	size_t nr;
 	size_t nr_classes;
 	uint64_t *totals;	/* per class: every sample of the profile */
-	uint64_t *outside;	/* per class: samples in no symbol */
+	uint64_t *outside;	/* per class: samples outside every named
+				 * symbol (in gap rows, pp_symtab_hold()) */
 	bool multiple_apps;	/* some class has samples of more than one app
 				 * (with --merge=lib, the images are the apps) */
 	struct op_hmap index;	/* (image, app, sym) -> row index + 1, for
@@ -54,7 +55,8 @@ struct pp_rows_opts {
 
 /*
  * Sum the groups of p, read by pp_profile_load(), into rows (opts NULL:
- * every image, per symbol).  Symbol tables are loaded on demand (from
+ * every image, per symbol): every sample has a row, those between
+ * symbols a gap or PLT row (pp_symtab_hold()).  Symbol tables are loaded on demand (from
  * pp_profile_load()'s when it read them).  Dies only on allocation
  * failure.
  */

@@ -148,7 +148,7 @@ static size_t next_sym(const struct pp_symtab *t, size_t s, uint64_t key)
  * search (most profiles have one class: every group is sole).
  */
 static void add_group(struct pp_rows *r, const struct pp_group *g,
-		      const struct pp_symtab *t, bool sole)
+		      struct pp_symtab *t, bool sole)
 {
 	struct pp_row *row = NULL;
 	const struct pp_sym *cur = NULL;
@@ -156,20 +156,23 @@ static void add_group(struct pp_rows *r, const struct pp_group *g,
 
 	for (k = 0; k < g->nr_kc; k++) {
 		uint64_t key = g->kc[k].key;
-		const struct pp_sym *sym;
+		const struct pp_sym *sym = cur;
 
-		s = next_sym(t, s, key);
-		sym = s < t->nr && t->syms[s].start <= key ? &t->syms[s] : NULL;
-		if (!sym) {
-			r->outside[g->cls] += g->kc[k].count;
-			continue;
+		if (!cur || key < cur->start || key >= cur->end) {
+			s = next_sym(t, s, key);
+			sym = s < t->nr && t->syms[s].start <= key ? &t->syms[s] :
+								   pp_symtab_hold(t, key);
 		}
+		if (!sym)
+			op_die(1, "out of memory");
 		if (sym != cur) {
 			row = sole ? add_row(r, g->image, g->app, sym) :
 				     pp_rows_get(r, g->image, g->app, sym);
 			cur = sym;
 		}
 		row->counts[g->cls] += g->kc[k].count;
+		if (sym->flags & PP_SYM_GAP)
+			r->outside[g->cls] += g->kc[k].count;
 	}
 }
 
@@ -221,7 +224,7 @@ void pp_rows_build(struct pp_rows *r, struct pp_profile *p,
 	per_app = per_image ? NULL : op_xcalloc(p->nr_apps + 1, sizeof(*per_app));
 	for (i = 0; !per_image && i < p->nr_images; i++) {
 		const struct pp_image *im = &p->images[i];
-		const struct pp_symtab *t;
+		struct pp_symtab *t;
 
 		if (!im->nr_groups)
 			continue;

@@ -294,7 +294,8 @@ void pp_ann_symbol_total(struct op_strbuf *sb, const struct pp_ann *a, size_t i)
 	op_strbuf_addstr(sb, " */");
 }
 
-/* the report header (CPU, event, classes) as comment lines */
+/* the report header (CPU, event, classes, samples outside named
+ * symbols) as comment lines */
 static void header_lines(FILE *out, const struct pp_ann *a)
 {
 	struct pp_report_opts ro = { 0 };
@@ -305,6 +306,7 @@ static void header_lines(FILE *out, const struct pp_ann *a)
 	if (!mem)
 		op_die(1, "out of memory");
 	pp_report_header(mem, a->p, a->r->info, &ro);
+	pp_outside_header(mem, a->r, a->s);
 	if (fclose(mem))
 		op_die(1, "out of memory");
 	for (line = text; line && *line; line = next) {

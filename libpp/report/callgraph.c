@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +134,23 @@ static void cg_item(void *ctx, void *local, size_t i, FILE *out)
 	(void)ctx;
 }
 
+/*
+ * Arcs operf could not record (their caller was in no mapping it knew):
+ * how many, why that happens and what helps, in the header
+ */
+static void arcs_note(FILE *out, const struct pp_report *r)
+{
+	uint64_t n = r->info ? odb_stats_lost_arcs(&r->info->stats) : 0;
+
+	if (r->o->no_header || !n)
+		return;
+	fprintf(out, "Note: %" PRIu64 " call-graph arc%s not recorded: the caller "
+		"was in no known mapping, as happens when the stack of code built "
+		"without frame pointers is walked by frame pointer (rebuild with "
+		"-fno-omit-frame-pointer, or profile with --callgraph where the code "
+		"keeps them)\n", n, n == 1 ? " was" : "s were");
+}
+
 int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct cgshared sh = { .r = r, .s = &r->sides[0] };
@@ -147,6 +166,8 @@ int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 
 	(void)err;
 	pp_report_header(out, sh.s->p, r->info, r->o);
+	pp_outside_header(out, r, sh.s);
+	arcs_note(out, r);
 	pp_cols_of(&sh.cols, r, sh.s);
 	if (!r->o->no_header)
 		pp_cols_header(out, &sh.cols, sh.s->p->nr_classes);

@@ -7,7 +7,7 @@
  *	rows		per symbol (or per image), -x leaving out the
  *			images applications merely use
  *	arcs		call-graph arcs between rows, -x likewise
- *	notes		missing or changed binaries, dropped arcs
+ *	notes		missing or changed binaries
  *	totals		the whole every share is of
  *	selection	-t (unless the output picks its own units), -i/-e,
  *			and with -x rows of the applications' own images
@@ -48,6 +48,11 @@ static void check_images(struct pp_profile *p, struct pp_notes *n)
 				"counted under the image", t->file, t->missing);
 			continue;
 		}
+		if (t->missing && !t->nr) {
+			/* read, but without symbols: its samples are in gap rows,
+			 * which the header notes (pp_outside_header()) */
+			continue;
+		}
 		if (t->missing) {
 			pp_note(n, "%s; its samples are counted under the image", t->missing);
 			continue;
@@ -67,13 +72,9 @@ static void build_rows(struct pp_report *r, struct pp_side *s)
 	};
 
 	pp_rows_build(&s->rows, s->p, &ro);
-	if (needs(r, PP_NEEDS_ARCS)) {
+	if (needs(r, PP_NEEDS_ARCS))
 		pp_arcs_build(&s->arcs, s->p, &s->rows, r->o->exclude_dependent,
 			      r->notes);
-		if (s->arcs.dropped)
-			pp_note(r->notes, "%" PRIu64 " call-graph arcs fell outside "
-				"every symbol and were dropped", s->arcs.dropped);
-	}
 	if (needs(r, PP_NEEDS_SYMBOLS))
 		check_images(s->p, r->notes);
 }

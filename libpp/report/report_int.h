@@ -82,6 +82,13 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 		      const struct pp_session_info *info,
 		      const struct pp_report_opts *o);
 
+/*
+ * Header notes on the samples outside every named symbol (gap rows) and
+ * what would name them, once per image (outside.c); nothing with -n or
+ * when every sample is in a named symbol
+ */
+void pp_outside_header(FILE *out, const struct pp_report *r, struct pp_side *s);
+
 /* the outputs (one file each) */
 int pp_write_summary(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_symbols(struct pp_report *r, FILE *out, struct op_err *err);

@@ -537,6 +537,20 @@ out_free:
 	return ret;
 }
 
+int pp_bfd_open(const char *path, struct bfd **out)
+{
+	int own, ret;
+
+	*out = NULL;
+	pthread_once(&bfd_once, bfd_setup);
+	if (!bfd_usable)
+		return PP_SYMBOLS_ERR_NO_ARCH;
+	ret = open_bfd(path, out, &own, NULL);
+	if (!ret && own >= 0)
+		close(own);
+	return ret;
+}
+
 void pp_disasm_close(struct pp_disasm *d)
 {
 	if (!d)

@@ -14,7 +14,10 @@
  *    show as one symbol);
  *  - kernel images: the session's copy of /proc/kallsyms (or the running
  *    kernel's, or a vmlinux's .symtab);
- *  - else one artificial symbol named after the image, covering it all.
+ *  - else, for a binary that cannot be read, one artificial symbol named
+ *    after the image, covering it all.
+ * Samples between symbols are counted under gap symbols and PLT entries
+ * made on demand (pp_symtab_hold()).
  * Which symbols count follows OProfile (opreport(1), SYMBOLS): symbols in
  * executable sections, not section/file symbols, not ".L" names or ARM
  * mapping symbols; of aliases at one address one survives (not "??",
@@ -56,6 +59,8 @@ struct pp_sym {
 enum pp_sym_flags {
 	PP_SYM_ARTIFICIAL = 1 << 0,	/* the whole-image symbol */
 	PP_SYM_GLOBAL = 1 << 1,
+	PP_SYM_GAP = 1 << 2,		/* code between symbols (pp_symtab_hold()) */
+	PP_SYM_PLT = 1 << 3,		/* a PLT entry, "name@plt" */
 };
 
 enum pp_sym_source {
@@ -115,6 +120,20 @@ const char *pp_symtab_shown_name(struct pp_symtab *t, const struct pp_sym *sym);
 
 /* the symbol containing key, or NULL (before the first, in a gap) */
 const struct pp_sym *pp_symtab_lookup(const struct pp_symtab *t, uint64_t key);
+
+/*
+ * The symbol a sample at key is counted under, so that no sample is left
+ * out of a report: the table's symbol holding key; else, in a .plt
+ * section, its PLT entry named as objdump names it ("memcmp@plt",
+ * PP_SYM_PLT); else the gap holding key (PP_SYM_GAP): the widest range
+ * around key that crosses no symbol, no section and no segment boundary
+ * of the binary, named "[IMAGE 0xSTART-0xEND]" after the image's base
+ * name and the addresses of its first and last byte + 1.  Symbols made
+ * here are kept in the table (their pointers lie outside t->syms) and the
+ * same one is given for every key in it; any thread may ask.  NULL only
+ * when memory runs out.
+ */
+const struct pp_sym *pp_symtab_hold(struct pp_symtab *t, uint64_t key);
 
 /* the address a key stands for (shown in -d, -w and XML) */
 uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key);

@@ -6,6 +6,7 @@
 #ifndef SYMBOLS_INT_H
 #define SYMBOLS_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -328,6 +329,48 @@ int pp_symtab_open_debugfile(struct pp_symtab *t);
 /* free the shown names of t (symtab_names.c) */
 void pp_symtab_free_shown(struct pp_symtab *t);
 
+/* --- symbols made on demand (symtab_gaps.c, symtab_plt.c) --- */
+
+/* a section of the binary with bytes in the file */
+struct pp_gap_sec {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;	/* borrowed from the mapped binary */
+};
+
+/* the section holding vma, or NULL (none, or no binary, or no memory) */
+const struct pp_gap_sec *pp_symtab_section(struct pp_symtab *t, uint64_t vma);
+
+/* is sym one of the symbols pp_symtab_hold() made (not in t->syms)? */
+bool pp_symtab_is_made(const struct pp_symtab *t, const struct pp_sym *sym);
+/* the shown name of a made symbol */
+const char *pp_symtab_made_shown(const struct pp_sym *sym);
+/* free the made symbols, sections and PLT entries of t */
+void pp_symtab_free_made(struct pp_symtab *t);
+
+struct pp_plt_entry {
+	uint64_t vma;
+	const char *name;	/* "memcmp@plt" */
+};
+
+/*
+ * The PLT entry holding vma in sec (a .plt section), entries read once
+ * from t->file through libbfd; *end is where it ends (the next entry, or
+ * the section's end).  NULL when vma is before the section's first entry
+ * or the binary has none (*end: the first entry above vma, or the
+ * section's end), or when memory runs out (*err -ENOMEM).
+ */
+struct pp_plt;
+const struct pp_plt_entry *pp_plt_find(struct pp_symtab *t, uint64_t vma,
+				       const struct pp_gap_sec *sec, uint64_t *end,
+				       int *err);
+/* "name@plt" with name demangled per mode, or NULL: shown raw */
+char *pp_plt_shown(const char *name, enum pp_demangle_mode mode);
+void pp_plt_free(struct pp_plt *plt);
+
+/* open path with libbfd as an object file (disasm.c): 0 or an error */
+int pp_bfd_open(const char *path, struct bfd **out);
+
 /* what a pp_symtab keeps beside its symbols (t->priv): symtab_load.c
  * fills it, symtab_query.c answers from it */
 struct symtab_priv {
@@ -350,6 +393,15 @@ struct symtab_priv {
 	unsigned char *shown_state;	/* per symbol: SHOWN_* (symtab_names.c) */
 	const char *no_code;		/* why a table has no code, if known */
 	char *code_why;			/* why reading code failed */
+	const char *label;		/* the image's name, for gap names */
+	pthread_mutex_t made_lock;	/* guards what follows */
+	struct pp_sym **made;		/* made symbols, sorted by start */
+	size_t nr_made, alloc_made;
+	struct pp_gap_sec *secs;	/* of elf, once read */
+	size_t nr_secs;
+	bool secs_read;
+	struct pp_plt *plt;		/* PLT entries, once read */
+	bool plt_read;
 };
 
 #endif

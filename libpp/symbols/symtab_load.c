@@ -579,6 +579,7 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 		return -ENOMEM;
 	}
 	t->priv = p;
+	pthread_mutex_init(&p->made_lock, NULL);
 	p->fd = -1;
 	t->mtime = -1;
 	t->source = PP_SYMS_NONE;
@@ -595,8 +596,11 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 	} else {
 		ret = load_file(t, image->name, o, KEYS_SEGMENTS);
 	}
-	if (!ret && !t->nr)
+	/* a binary read without symbols has gaps (pp_symtab_hold()) instead */
+	if (!ret && !t->nr && !p->elf)
 		ret = add_artificial(t, image, key_limit);
+	if (!ret && !(p->label = pp_strpool_adopt(&p->pool, op_strdup(image->name))))
+		ret = -ENOMEM;
 	p->demangle = o->demangle;
 	if (!ret && (!(p->shown = op_calloc(t->nr + 1, sizeof(*p->shown))) ||
 		     !(p->shown_state = op_calloc(t->nr + 1, sizeof(*p->shown_state)))))
@@ -628,6 +632,8 @@ void pp_symtab_free(struct pp_symtab *t)
 		free(p->lines_why);
 		free(p->code_why);
 		pp_symtab_free_shown(t);
+		pp_symtab_free_made(t);
+		pthread_mutex_destroy(&p->made_lock);
 		free(p);
 	}
 	free(t->syms);

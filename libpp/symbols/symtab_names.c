@@ -37,9 +37,14 @@ static char *make_name(const struct symtab_priv *p, const struct pp_sym *sym)
 const char *pp_symtab_shown_name(struct pp_symtab *t, const struct pp_sym *sym)
 {
 	struct symtab_priv *p = t->priv;
-	size_t i = (size_t)(sym - t->syms);
-	unsigned char *state = &p->shown_state[i];
+	size_t i;
+	unsigned char *state;
 	unsigned char none = SHOWN_NONE;
+
+	if (pp_symtab_is_made(t, sym))
+		return pp_symtab_made_shown(sym);
+	i = (size_t)(sym - t->syms);
+	state = &p->shown_state[i];
 
 	if (__atomic_load_n(state, __ATOMIC_ACQUIRE) != SHOWN_DONE) {
 		if (__atomic_compare_exchange_n(state, &none, SHOWN_BUSY, false,

@@ -91,17 +91,17 @@ check 'opreport -c lib-image:callchain' exits 0 cgrep -c -n --session-dir=cg "li
 cg_arcs() {
 	awk '
 	/^-/ { n = 0; cur = ""; next }
-	/^  / { if (cur == "") { who[n] = $3; cnt[n++] = $1 }
-		else if ($4 != "[self]") print cur, $3, $1
+	/^  / { if (cur == "") { who[n] = $NF; cnt[n++] = $1 }
+		else if ($NF != "[self]") print cur, $NF, $1
 		next }
-	{ cur = $3; for (i = 0; i < n; i++) print who[i], cur, cnt[i] }
+	{ cur = $NF; for (i = 0; i < n; i++) print who[i], cur, cnt[i] }
 	' cgrep.out | sort -u >arcs.out
 }
 cg_arcs
 arc() {	# CALLER CALLEE: the count of that arc in arcs.out (0 if none)
 	awk -v a="$1" -v b="$2" '$1 == a && $2 == b { print $3; f = 1 } END { if (!f) print 0 }' arcs.out | head -n 1
 }
-leaf=$(awk '!/^ / && !/^-/ && $3 == "cg_leaf" { print $1 }' cgrep.out)
+leaf=$(awk '!/^ / && !/^-/ && $NF == "cg_leaf" { print $1 }' cgrep.out)
 check 'cg_leaf has its own samples (>= 200)' at_least "${leaf:-0}" 200
 check 'cg_caller -> cg_leaf: nearly every leaf sample (>= 90%)' \
 	at_least $(($(arc cg_caller cg_leaf) * 100)) $((${leaf:-1} * 90))

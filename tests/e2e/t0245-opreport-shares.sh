@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What a share is of, and what --threshold keeps, in opreport and
 # opannotate.
-#  - Samples at addresses outside every symbol count in the image summary
-#    but not in the shares of symbols: -l, -d, -c and opannotate give each
-#    symbol its share of the samples in symbols (exact shares from
-#    mksamples.py's expectation, and OProfile 1.4's reports).
+#  - Samples at addresses outside every symbol are shown as a gap row,
+#    named by image and address range, in -l, -d, -c and -X, and every
+#    share is of all samples, so the rows add up to the image summary
+#    (exact shares from mksamples.py's expectation).  OProfile 1.4 leaves
+#    them out and gives shares of the samples in symbols: opreport(1)
+#    documents the difference.
 #  - --threshold keeps what has at least PERCENT (opreport(1),
 #    opannotate(1)): a row at exactly the threshold stays, in the summary,
 #    -l, -c, -X and both opannotate modes; one just under it goes.
@@ -47,9 +49,10 @@ done
 check 'the symbol addresses of the fixtures are known' symbol_addrs
 GOLDEN=t0245
 
-# shares SESSION FORMAT: a line per symbol of the expectation, most samples
-# first, FORMAT given the count, the share of the samples in symbols (as
-# opreport prints it) and the name
+# shares SESSION FORMAT: a line per symbol of the expectation and one for
+# the samples outside every symbol (named "GAP"), most samples first,
+# FORMAT given the count, the share of all samples (as opreport prints
+# it) and the name
 shares() {
 	python3 - "out/$1.expect.json" "$2" <<'EOF'
 import json, sys
@@ -57,30 +60,68 @@ exp = json.load(open(sys.argv[1]))
 syms = {n: c for s in exp["symbols"].values() for n, c in s.items()}
 unattributed = sum(exp["unattributed"].values())
 assert unattributed > 0, "no samples outside the symbols: nothing to test"
+syms["GAP"] = unattributed
 total = sum(syms.values())
 for name, count in sorted(syms.items(), key=lambda kv: -kv[1]):
     print(sys.argv[2] % (count, "%7.4f" % (100.0 * count / total), name))
 EOF
 }
+# the gap row's name, its range left out
+gap_name() {
+	sed 's/\[fixture_nopie 0x[0-9a-f]*-0x[0-9a-f]*\]/GAP/' "$@"
+}
 
-# --- shares of the samples in symbols ---------------------------------
+# --- shares of all samples; the gap row -------------------------------
 l_shares() {
 	shares outside '%-8d %s  %s' >l.want &&
-	exits 0 l --session-dir=out/outside -l -n && compare l.want l.out
+	exits 0 l --session-dir=out/outside -l -n && gap_name l.out >l.got &&
+	compare l.want l.got
 }
-check '-l: shares of the samples in symbols, not of the image (from --expect)' l_shares
+check '-l: shares of all samples, the gap a row of its own (from --expect)' l_shares
 check 'the summary: the image has all its samples' mode outside-summary outside
-check '-l: as OProfile 1.4' mode outside-l outside -l
-check '-d: as OProfile 1.4' mode outside-d outside -d
-check '-c: as OProfile 1.4' mode outside-c outside -c
-check '-X: as OProfile 1.4' mode outside-X outside -X
-# opannotate: the "total:" of each symbol, in both modes
+# the gap's range holds the sampled address (0x10 into the file: the
+# first PT_LOAD's address + 0x10) and stops below the first symbol
+gap_range() {
+	g_alpha=$(python3 "$MKSAMPLES" --symbols "$FIX/build/fixture_nopie" |
+		awk '$4 == "compute_alpha" { print $2 }') &&
+	python3 - l.out "$g_alpha" <<'EOF'
+import re, sys
+m = re.search(r"\[fixture_nopie 0x([0-9a-f]+)-0x([0-9a-f]+)\]", open(sys.argv[1]).read())
+first, last = int(m.group(1), 16), int(m.group(2), 16)
+assert first + 0x10 <= last, (hex(first), hex(last))
+assert last < int(sys.argv[2], 16), "the gap covers a symbol"
+EOF
+}
+check '... named by the range that holds the sampled address' gap_range
+l_note() {
+	exits 0 l-note --session-dir=out/outside -l &&
+	grep -qx 'Note: 1000 of 2000 samples (50.00%) are outside every named symbol: shown as \[IMAGE 0xFIRST-0xLAST\], a row per gap between symbols' l-note.out
+}
+check '-l: the header says how much is outside named symbols' l_note
+d_gap() {
+	exits 0 d --session-dir=out/outside -d -n &&
+	grep -A1 'fixture_nopie 0x' d.out | tail -n 1 | grep -q '^  0*400010 1000  *100\.000$'
+}
+check '-d: the gap lists its sampled address' d_gap
+c_gap() {
+	exits 0 c --session-dir=out/outside -c -n &&
+	grep -q '^1000  *50\.0000  \[fixture_nopie 0x' c.out &&
+	grep -q '^  1000  *100\.000  \[fixture_nopie 0x.*\] \[self\]$' c.out
+}
+check '-c: the gap has a block of its own' c_gap
+x_gap() {
+	exits 0 x --session-dir=out/outside -X &&
+	grep -q 'name="\[fixture_nopie 0x' x.out && xmllint --noout x.out
+}
+check '-X: the gap is a symbol of the XML' x_gap
+# opannotate: the "total:" of each symbol, in both modes: shares of all
+# samples, as in opreport
 ann_shares() {	# MODE
 	python3 - "out/outside.expect.json" >"ann$1.want" <<'EOF' &&
 import json, sys
 exp = json.load(open(sys.argv[1]))
 syms = {n: c for s in exp["symbols"].values() for n, c in s.items()}
-total = sum(syms.values())
+total = sum(syms.values()) + sum(exp["unattributed"].values())
 for name, count in sorted(syms.items(), key=lambda kv: kv[0]):
     print("/* %s total: %6d %7.4f */" % (name, count, 100.0 * count / total))
 EOF
@@ -88,7 +129,7 @@ EOF
 	sed -n 's|.*\(/\* [a-z_]* total: .*\)$|\1|p' "ann$1.out" | sort -u >"ann$1.got" &&
 	compare "ann$1.want" "ann$1.got"
 }
-check 'opannotate --source: symbol totals are shares of the samples in symbols' \
+check 'opannotate --source: symbol totals are shares of all samples' \
 	ann_shares source
 check 'opannotate --assembly: the same' ann_shares assembly
 

@@ -26,7 +26,7 @@ static const struct {
 	const char *keys;	/* KEY:COUNT; {cg} keys FROM << 32 | TO */
 	bool kernel;
 } session_files[] = {
-	{ "s", K EV, "800:250 1000:300 1010:200 1100:200 1300:50", true },
+	{ "s", K EV, "1000:300 1010:200 1100:200 1300:50", true },
 	{ "s", PROG_K EV, "1010:40 1200:60", true },
 	{ "s", PROG EV, "40:100 80:50", false },
 	{ "s", K "/{cg}/{kern}/no-vmlinux" EV,
@@ -38,6 +38,9 @@ static const struct {
 	{ "t", K "/ev.100000.0.10.10.all", "1000:5", true },
 	{ "t", K "/ev.100000.0.10.11.all", "1100:7", true },
 	{ "n", K EV, "1000:10 1100:10 1200:10 1300:10", true },
+	/* samples outside every symbol: below alpha, and after gamma */
+	{ "g", K EV, "800:25 900:5 1000:60 1290:10", true },
+	{ "g", K "/{cg}/{kern}/no-vmlinux" EV, "90000001000:7 100000001290:3", true },
 };
 
 int pp_test_fixture_setup(void **state)

@@ -27,6 +27,10 @@
 
 
 
+/* session "g": 40 of its 100 samples are in gaps */
+#define GAP_NOTE "Note: 40 of 100 samples (40.00%) are outside every named symbol: " \
+	"shown as [IMAGE 0xFIRST-0xLAST], a row per gap between symbols\n"
+
 static const struct pp_test_out_row out_rows[] = {
 	/* --- the image summary: all samples, each application's images --- */
 	{ .line = __LINE__, .output = "summary", .sessions = { "s" },
@@ -34,8 +38,8 @@ static const struct pp_test_out_row out_rows[] = {
 		  "        ev:100000|\n"
 		  "  samples|      %|\n"
 		  "------------------\n"
-		  "     1000 80.0000 no-vmlinux\n"
-		  "      250 20.0000 prog\n"
+		  "      750 75.0000 no-vmlinux\n"
+		  "      250 25.0000 prog\n"
 		  "\t        ev:100000|\n"
 		  "\t  samples|      %|\n"
 		  "\t------------------\n"
@@ -44,27 +48,61 @@ static const struct pp_test_out_row out_rows[] = {
 	/* -%: an application's images in shares of the whole */
 	{ .line = __LINE__, .output = "summary", .sessions = { "s" },
 	  .o = { .global_percent = true, .no_header = true },
-	  .text = "     1000 80.0000 no-vmlinux\n"
-		  "      250 20.0000 prog\n"
-		  "\t      150 12.0000 prog\n"
-		  "\t      100  8.0000 no-vmlinux\n" },
+	  .text = "      750 75.0000 no-vmlinux\n"
+		  "      250 25.0000 prog\n"
+		  "\t      150 15.0000 prog\n"
+		  "\t      100 10.0000 no-vmlinux\n" },
 	/* -t selects applications: at least the threshold */
 	{ .line = __LINE__, .output = "summary", .sessions = { "s" },
-	  .o = { .threshold = 20.0, .no_header = true },
-	  .text = "     1000 80.0000 no-vmlinux\n"
-		  "      250 20.0000 prog\n"
+	  .o = { .threshold = 25.0, .no_header = true },
+	  .text = "      750 75.0000 no-vmlinux\n"
+		  "      250 25.0000 prog\n"
 		  "\t      150 60.0000 prog\n"
 		  "\t      100 40.0000 no-vmlinux\n" },
 	{ .line = __LINE__, .output = "summary", .sessions = { "s" },
-	  .o = { .threshold = 20.0001, .no_header = true },
-	  .text = "     1000 80.0000 no-vmlinux\n" },
+	  .o = { .threshold = 25.0001, .no_header = true },
+	  .text = "      750 75.0000 no-vmlinux\n" },
 	{ .line = __LINE__, .output = "summary", .sessions = { "s" },
 	  .o = { .reverse = true, .no_header = true },
-	  .text = "      250 20.0000 prog\n"
+	  .text = "      250 25.0000 prog\n"
 		  "\t      100 40.0000 no-vmlinux\n"
 		  "\t      150 60.0000 prog\n"
-		  "     1000 80.0000 no-vmlinux\n" },
-	/* --- symbols: shares of the samples in symbols --- */
+		  "      750 75.0000 no-vmlinux\n" },
+	/* --- samples outside every symbol: gap rows, shares of all samples,
+	 * the header's note; arcs into and out of gaps --- */
+	{ .line = __LINE__, .output = "symbols", .sessions = { "g" },
+	  .text = PP_TEST_HEADER GAP_NOTE
+		  "samples  %        symbol name\n"
+		  "60       60.0000  alpha\n"
+		  "30       30.0000  [no-vmlinux 0x0-0xfff]\n"
+		  "10       10.0000  [no-vmlinux 0x1280-0x12ff]\n" },
+	{ .line = __LINE__, .output = "symbols", .sessions = { "g" },
+	  .o = { .details = true, .no_header = true },
+	  .text = "00001000 60       60.0000  alpha\n"
+		  "  00001000 60       100.000\n"
+		  "00000000 30       30.0000  [no-vmlinux 0x0-0xfff]\n"
+		  "  00000800 25       83.3333\n"
+		  "  00000900 5        16.6667\n"
+		  "00001280 10       10.0000  [no-vmlinux 0x1280-0x12ff]\n"
+		  "  00001290 10       100.000\n" },
+	{ .line = __LINE__, .output = "callgraph", .sessions = { "g" },
+	  .text = PP_TEST_HEADER GAP_NOTE
+		  "samples  %        symbol name\n"
+		  PP_TEST_RULE
+		  "  7        100.000  [no-vmlinux 0x0-0xfff]\n"
+		  "60       60.0000  alpha\n"
+		  "  60       95.2381  alpha [self]\n"
+		  "  3         4.7619  [no-vmlinux 0x1280-0x12ff]\n"
+		  PP_TEST_RULE
+		  "30       30.0000  [no-vmlinux 0x0-0xfff]\n"
+		  "  30       81.0811  [no-vmlinux 0x0-0xfff] [self]\n"
+		  "  7        18.9189  alpha\n"
+		  PP_TEST_RULE
+		  "  3        100.000  alpha\n"
+		  "10       10.0000  [no-vmlinux 0x1280-0x12ff]\n"
+		  "  10       100.000  [no-vmlinux 0x1280-0x12ff] [self]\n"
+		  PP_TEST_RULE },
+	/* --- symbols: shares of all samples --- */
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" },
 	  .text = PP_TEST_HEADER
 		  "samples  %        image name               app name                 symbol name\n"

@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# opreport -l on real, stripped Debian programs (only .dynsym, no debug
+# files): xz (liblzma), bzip2 (libbz2), as (a binary without a symbol of
+# its own, and libbfd), sort (PLT entries).
+#  - every image's rows in -l add up to its line of the image summary;
+#  - every percentage is the row's share of all samples (none above it);
+#  - the samples outside every named symbol are gap rows named by image
+#    and range, and most of liblzma's and libbz2's are there;
+#  - the header says how many samples are outside named symbols;
+#  - PLT entries are rows named as objdump names them (memcmp@plt).
+. "$top_srcdir/tests/lib.sh"
+need_perf
+test -x "$OPREPORT" || skip_all "opreport is not built"
+
+# views SESSION: the summary (NAME.sum) and -l (NAME.l) of a session
+views() {
+	exits 0 "$1.sum" --session-dir="$1" -n &&
+	exits 0 "$1.l" --session-dir="$1" -l -n &&
+	exits 0 "$1.lh" --session-dir="$1" -l
+}
+
+# honest SESSION [IMAGE MIN_GAP_PERCENT]: -l's rows per image equal the
+# summary's images, each share is of all samples; IMAGE's gap rows hold
+# at least MIN_GAP_PERCENT of its samples
+honest() {
+	python3 - "$1.sum.out" "$1.l.out" "${2:-}" "${3:-0}" "$top_srcdir/tests/tools" <<'EOF'
+import re, sys
+sys.path.insert(0, sys.argv[5])
+from perf_oracle import our_summary, our_symbols
+want_img, min_gap = sys.argv[3], float(sys.argv[4])
+total, images = our_summary(sys.argv[1])
+sums = dict.fromkeys(images, 0)
+gaps = dict.fromkeys(images, 0)
+pct = [l.split()[1] for l in open(sys.argv[2]).read().splitlines()]
+rows = our_symbols(sys.argv[2], images)
+assert len(rows) == len(pct), "a row of -l of no image of the summary"
+for (c, img, sym), p in zip(rows, pct):
+    sums[img] += c
+    share = 100.0 * c / total
+    assert abs(float(p) - share) < 0.00006, "%s %s: %s%%, its share is %.6f%%" % (img, sym, p, share)
+    base = img.split()[0]
+    if re.fullmatch(r"\[" + re.escape(base) + r" 0x[0-9a-f]+-0x[0-9a-f]+\]", sym):
+        gaps[img] += c
+for img in images:
+    assert sums[img] == images[img], "%s: %d in -l, %d in the summary" % (img, sums[img], images[img])
+for img in sorted(images, key=lambda n: -images[n]):
+    print("# %-30s %7d samples, %5.1f%% of them in gap rows" %
+          (img, images[img], 100.0 * gaps[img] / images[img]))
+if want_img:
+    img = next(n for n in images if n.startswith(want_img))
+    assert 100.0 * gaps[img] >= min_gap * images[img], "%s: too few in gaps" % img
+EOF
+}
+
+# note SESSION: the header's note agrees with the gap rows of -l
+note() {
+	grep -q '^Note: [0-9]* of [0-9]* samples ([0-9.]*%) are outside every named symbol: shown as \[IMAGE 0xFIRST-0xLAST\], a row per gap between symbols$' "$1.lh.out"
+}
+
+head -c 4000000 /dev/urandom | od -An -tx1 -v >data.txt || exit 99
+
+# --- xz: liblzma keeps only its exported symbols -------------------------
+if command -v xz >/dev/null 2>&1; then
+	check 'operf xz -6' profile xz -d xz xz -6 -k -c data.txt
+	check 'opreport: summary and -l of xz' views xz
+	check '-l: rows add up to the summary per image, shares of all samples' \
+		honest xz liblzma 50
+	check '-l: the header notes the samples outside named symbols' note xz
+	check '... and names liblzma'"'"'s debug package or build-id path' \
+		grep -q '^Note: [0-9]* of them in liblzma[.0-9so]*: no debug information in' xz.lh.out
+else
+	skip 'xz: stripped liblzma' 'xz is not installed'
+fi
+
+# --- bzip2: libbz2 -----------------------------------------------------
+if command -v bzip2 >/dev/null 2>&1; then
+	check 'operf bzip2 -9' profile bz -d bz bzip2 -9 -k -c data.txt
+	check 'opreport: summary and -l of bzip2' views bz
+	check '-l: rows add up to the summary per image, shares of all samples' \
+		honest bz libbz2 30
+	check '-l: the header notes the samples outside named symbols' note bz
+else
+	skip 'bzip2: stripped libbz2' 'bzip2 is not installed'
+fi
+
+# --- as: no symbol of its own (imports only), libbfd ---------------------
+if command -v as >/dev/null 2>&1; then
+	python3 -c '
+for i in range(60000):
+    print("\tmovq $%d, %%rax\n\taddq %%rbx, %%rcx\nL%d:\tjmp L%d" % (i, i, i))
+' >big.s || exit 99
+	check 'operf as' profile as -d as as -o big.o big.s
+	check 'opreport: summary and -l of as' views as
+	check '-l: as and its libraries add up, shares of all samples' honest as
+	as_gap() {	# as's own samples: gap rows of its .text, or PLT entries
+		a=$(readlink -f "$(command -v as)") && a=${a##*/} &&
+		test -z "$(grep " $a " as.l.out | grep -v " $a  *\[$a 0x" | grep -v '@plt$')"
+	}
+	check '... as itself: gap rows and PLT entries, not one line named after the image' as_gap
+else
+	skip 'as: a binary without symbols of its own' 'binutils is not installed'
+fi
+
+# --- sort: PLT entries ---------------------------------------------------
+if command -v sort >/dev/null 2>&1 && command -v objdump >/dev/null 2>&1; then
+	seq 1 1500000 | sort -R >lines.txt || exit 99
+	check 'operf sort' profile sort -d sort sort -S 100M -o sorted.txt lines.txt
+	check 'opreport: summary and -l of sort' views sort
+	check '-l: rows add up to the summary per image, shares of all samples' honest sort
+	plt() {	# the @plt rows of sort, each a name objdump gives in sort
+		s=$(readlink -f "$(command -v sort)") &&
+		grep '@plt$' sort.l.out | awk '{ print $NF }' | sort -u >plt.got &&
+		say "PLT rows: $(tr '\n' ' ' <plt.got)" && test -s plt.got &&
+		objdump -d "$s" | sed -n 's/^[0-9a-f]* <\(.*@plt\)>:$/\1/p' | sort -u >plt.all &&
+		test -z "$(comm -23 plt.got plt.all)"
+	}
+	check 'PLT entries are rows, named as objdump names them' plt
+else
+	skip 'sort: PLT entries' 'sort or objdump is not installed'
+fi
+
+done_testing
