@@ -27,6 +27,7 @@ struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
 	e->cfg = *cfg;
 	opd_images_init(&e->images);
 	opd_procs_init(&e->procs);
+	opd_comms_init(&e->comms);
 	opd_kernel_init(&e->kernel, &e->images, cfg->kernel_layout, cfg->vmlinux);
 	opd_sfiles_init(&e->sfiles, cfg->samples_dir, cfg->events, &e->images,
 			cfg->cpu_speed, cfg->max_open_files);
@@ -46,6 +47,7 @@ void opd_engine_free(struct opd_engine *e)
 	opd_sfiles_release(&e->sfiles);
 	opd_kernel_release(&e->kernel);
 	opd_procs_release(&e->procs);
+	opd_comms_release(&e->comms);
 	opd_images_release(&e->images);
 	free(e->ids);
 	free(e->throttled);
@@ -148,6 +150,19 @@ int opd_engine_finish(struct opd_engine *e)
 	return opd_sfiles_release(&e->sfiles);
 }
 
+/* the path of an executable's cookie, for opd_comms_text() */
+static const char *app_path(void *data, uint32_t cookie)
+{
+	const struct opd_image *im = opd_images_get(data, cookie);
+
+	return im && im->kind == OPD_IMAGE_FILE ? im->name : NULL;
+}
+
+void opd_engine_comms_text(const struct opd_engine *e, struct op_strbuf *sb)
+{
+	opd_comms_text(&e->comms, sb, app_path, (void *)&e->images);
+}
+
 const struct opd_stats *opd_engine_stats(const struct opd_engine *e)
 {
 	return &e->stats;
@@ -221,7 +236,7 @@ static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
 {
 	const char *name = rec->u.mmap.filename, *anon;
 	struct opd_proc *proc;
-	uint32_t cookie;
+	uint32_t cookie, had_app;
 	uint64_t pgoff;
 
 	if (rec->u.mmap.pid == UINT32_MAX || !(rec->u.mmap.prot & PROT_EXEC))
@@ -241,8 +256,11 @@ static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
 					 rec->u.mmap.ino_generation);
 		pgoff = rec->u.mmap.pgoff;
 	}
+	had_app = proc->app;
 	opd_proc_map(proc, rec->u.mmap.start, rec->u.mmap.len, pgoff, cookie,
 		     anon == NULL);
+	if (proc->app && proc->app != had_app)	/* the program exec'd is known */
+		opd_comms_add(&e->comms, proc->tgid, proc->tgid, proc->comm, proc->app);
 	if (proc->held && !proc->want_app)
 		release_held(e, proc);
 }
@@ -251,6 +269,8 @@ static void do_comm(struct opd_engine *e, const struct opd_record *rec)
 {
 	struct opd_proc *proc = opd_procs_find(&e->procs, rec->u.comm.pid);
 
+	opd_comms_add(&e->comms, rec->u.comm.pid, rec->u.comm.tid, rec->u.comm.comm,
+		      proc && !(rec->misc & PERF_RECORD_MISC_COMM_EXEC) ? proc->app : 0);
 	if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		if (!proc)
 			proc = opd_procs_new(&e->procs, rec->u.comm.pid);

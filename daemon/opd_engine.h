@@ -74,6 +74,13 @@ int opd_engine_finish(struct opd_engine *e);
 /* Statistics so far; valid until opd_engine_free(). */
 const struct opd_stats *opd_engine_stats(const struct opd_engine *e);
 
+/*
+ * The names of the run's processes and threads, as the session's comms
+ * file holds them (opd_comm.h), appended to sb.
+ */
+struct op_strbuf;
+void opd_engine_comms_text(const struct opd_engine *e, struct op_strbuf *sb);
+
 /* Was event event_idx throttled by the kernel? */
 bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx);
 

@@ -3,6 +3,7 @@
 #ifndef OPD_INT_H
 #define OPD_INT_H
 
+#include "daemon/opd_comm.h"
 #include "daemon/opd_engine.h"
 #include "daemon/opd_image.h"
 #include "daemon/opd_kernel.h"
@@ -24,6 +25,7 @@ struct opd_engine {
 	struct opd_engine_config cfg;
 	struct opd_images images;
 	struct opd_procs procs;
+	struct opd_comms comms;		/* names of processes and threads */
 	struct opd_kernel kernel;
 	struct opd_sfiles sfiles;
 	struct opd_order order;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "daemon/opd_engine.h"
+#include "daemon/opd_jit.h"
 #include "daemon/opd_kernel.h"
 #include "daemon/opd_record.h"
 #include "daemon/opd_session.h"
@@ -39,6 +40,7 @@
 #include "libutil/op_parse.h"
 #include "libutil/op_popt.h"
 #include "libutil/op_strbuf.h"
+#include "libutil/op_vdso.h"
 
 #define RING_KIB 512		/* per-CPU ring buffer */
 #define POLL_MS 100		/* longest wait between read rounds */
@@ -315,15 +317,16 @@ static int start_engine(struct run *r)
 }
 
 /*
- * The kernel's symbols and module list: a copy in the session for the
- * reports, and the layout (text range, module ranges) for the engine.
+ * The kernel's symbols, module list and vdso: a copy in the session for
+ * the reports, and the layout (text range, module ranges) for the engine.
  * kallsyms may be unreadable or hide addresses (kptr_restrict): kernel
  * samples then all go to no-vmlinux, and the report says why.
  */
 static void load_kernel_info(struct run *r)
 {
 	char *kallsyms = NULL, *modules = NULL;
-	size_t klen = 0, mlen = 0;
+	size_t klen = 0, mlen = 0, vlen = 0;
+	const void *vdso;
 
 	if (op_read_file("/proc/kallsyms", (size_t)256 << 20, &kallsyms, &klen))
 		kallsyms = NULL;
@@ -332,6 +335,9 @@ static void load_kernel_info(struct run *r)
 	if (odb_session_store_kernel(r->session.current, kallsyms, klen, modules, mlen))
 		op_warning("cannot store the kernel symbols in '%s/kernel'",
 			   r->session.current);
+	if (!op_vdso_image(&vdso, &vlen) &&
+	    odb_session_store_vdso(r->session.current, vdso, vlen))
+		op_warning("cannot store the vdso in '%s/kernel'", r->session.current);
 	if (opd_kernel_layout(&r->layout, kallsyms, modules))
 		op_die(1, "out of memory");
 	if (r->o->vmlinux && !opd_kernel_layout_has_text(r->layout.buf))
@@ -585,6 +591,30 @@ static void summarize(struct run *r)
 		  opd_engine_nr_files(r->engine), r->session.dir);
 }
 
+/* the names of the processes and threads, for the reports */
+static void store_comms(struct run *r)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	opd_engine_comms_text(r->engine, &sb);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	if (odb_session_store_comms(r->session.current, sb.buf ? sb.buf : "", sb.len))
+		op_warning("cannot write '%s/" ODB_SESSION_COMMS "'", r->session.current);
+	op_strbuf_release(&sb);
+}
+
+/* the perf map files of the processes that ran JIT code, into the session */
+static void store_jit_maps(struct run *r)
+{
+	char failed[256] = "";
+	int ret = opd_jit_store(r->session.current, failed, sizeof(failed));
+
+	if (ret < 0)
+		op_warning("cannot copy '%s' into '%s/jit': %s", failed,
+			   r->session.current, op_strerror(ret));
+}
+
 static int finish(struct run *r)
 {
 	const struct opd_stats *st;
@@ -610,6 +640,8 @@ static int finish(struct run *r)
 	}
 	if (odb_session_write_abi(r->session.dir))
 		op_warning("cannot write '%s/abi'", r->session.dir);
+	store_jit_maps(r);
+	store_comms(r);
 	write_info(r);
 	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",
 		 (unsigned long long)r->nr_read);

@@ -5,17 +5,7 @@
 #include <string.h>
 
 #include "libdb/odb_kallsyms.h"
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+#include "libutil/op_parse.h"
 
 /* hexadecimal digits at p (at most 16, an optional "0x" first); *end after */
 static uint64_t parse_hex(const char *p, const char **end)
@@ -25,7 +15,7 @@ static uint64_t parse_hex(const char *p, const char **end)
 
 	if (p[0] == '0' && p[1] == 'x')
 		p += 2;
-	while ((d = hexval(*p)) >= 0 && n++ < 16) {
+	while ((d = op_hex_digit(*p)) >= 0 && n++ < 16) {
 		v = v << 4 | (uint64_t)d;
 		p++;
 	}

@@ -9,6 +9,7 @@
 
 #include "libdb/odb_name.h"
 #include "libutil/op_hash.h"
+#include "libutil/op_parse.h"
 
 #define COMPONENT_MAX 255
 
@@ -112,17 +113,6 @@ int odb_name_escape_word(struct op_strbuf *sb, const char *name)
 	return op_strbuf_failed(sb) ? -ENOMEM : 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 size_t odb_name_unescape(char *s)
 {
 	char *out = s;
@@ -131,8 +121,8 @@ size_t odb_name_unescape(char *s)
 	while (*in) {
 		int hi, lo;
 
-		if (in[0] == '%' && (hi = hexval(in[1])) >= 0 &&
-		    (lo = hexval(in[2])) >= 0) {
+		if (in[0] == '%' && (hi = op_hex_digit(in[1])) >= 0 &&
+		    (lo = op_hex_digit(in[2])) >= 0) {
 			*out++ = (char)(hi * 16 + lo);
 			in += 3;
 		} else {

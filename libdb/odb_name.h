@@ -150,8 +150,9 @@ bool odb_image_id_equal(const struct odb_image_id *a, const struct odb_image_id 
 
 /*
  * How reports name an image, appended to sb: the path (FILE), the name
- * (KERNEL), or "NAME (tgid:T range:0xS-0xE)" (ANON), as OProfile 1.4
- * names them.  long_names: whole paths, else the basename of paths.
+ * (KERNEL; "/NAME" with long_names), or "NAME (tgid:T range:0xS-0xE)"
+ * (ANON), as OProfile 1.4 names them.  long_names: whole paths, else the
+ * basename of paths.
  * 0 or -ENOMEM.
  */
 int odb_image_id_format(struct op_strbuf *sb, const struct odb_image_id *id,

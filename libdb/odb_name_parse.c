@@ -462,6 +462,9 @@ int odb_image_id_format(struct op_strbuf *sb, const struct odb_image_id *id,
 		if (base && base[1])
 			name = base + 1;
 	}
+	/* OProfile names kernel images "/NAME", "/no-vmlinux" with -f */
+	if (id->kind == ODB_IMAGE_KERNEL && long_names)
+		op_strbuf_addch(sb, '/');
 	op_strbuf_addstr(sb, name);
 	if (id->kind == ODB_IMAGE_ANON)
 		op_strbuf_addf(sb, " (tgid:%" PRIu32 " range:0x%" PRIx64 "-0x%" PRIx64 ")",

@@ -2,6 +2,9 @@
 /* The abi file and the kernel copies of a session (see odb_session.h). */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 static const char *const kernel_copies[] = {
 	[ODB_KERNEL_KALLSYMS] = "kernel/kallsyms",
 	[ODB_KERNEL_MODULES] = "kernel/modules",
+	[ODB_KERNEL_VDSO] = "kernel/vdso.so",
 };
 
 char *odb_path_join(const char *dir, const char *name)
@@ -87,22 +91,25 @@ int odb_session_write_abi(const char *session_dir)
 	return ret;
 }
 
-static int store_one(const char *dir, enum odb_kernel_copy which,
-		     const char *text, size_t len)
+/* write dir/name (its directories made as needed) whole */
+static int store_file(const char *dir, const char *name, const void *data, size_t len)
 {
-	char *path;
+	char *path = odb_path_join(dir, name);
 	int ret;
 
-	if (!text)
-		return 0;
-	path = odb_path_join(dir, kernel_copies[which]);
 	if (!path)
 		return -ENOMEM;
 	ret = op_mkdir_parents(path, 0755);
 	if (!ret)
-		ret = op_write_file_atomic(path, text, len, 0644);
+		ret = op_write_file_atomic(path, data, len, 0644);
 	free(path);
 	return ret;
+}
+
+static int store_one(const char *dir, enum odb_kernel_copy which,
+		     const char *text, size_t len)
+{
+	return text ? store_file(dir, kernel_copies[which], text, len) : 0;
 }
 
 int odb_session_store_kernel(const char *dir, const char *kallsyms,
@@ -112,6 +119,25 @@ int odb_session_store_kernel(const char *dir, const char *kallsyms,
 	int ret = store_one(dir, ODB_KERNEL_KALLSYMS, kallsyms, kallsyms_len);
 
 	return ret ? ret : store_one(dir, ODB_KERNEL_MODULES, modules, modules_len);
+}
+
+int odb_session_store_vdso(const char *dir, const void *image, size_t len)
+{
+	return store_one(dir, ODB_KERNEL_VDSO, (const char *)image, len);
+}
+
+int odb_session_store_comms(const char *dir, const char *text, size_t len)
+{
+	return store_file(dir, ODB_SESSION_COMMS, text, len);
+}
+
+int odb_session_store_jitmap(const char *dir, uint32_t tgid, const void *text,
+			     size_t len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), ODB_SESSION_JIT_DIR "/perf-%" PRIu32 ".map", tgid);
+	return store_file(dir, name, text, len);
 }
 
 char *odb_session_kernel_copy(const char *dir, enum odb_kernel_copy which,

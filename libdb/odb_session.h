@@ -22,6 +22,7 @@
 #define ODB_SESSION_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Write SESSION/abi for this build: "NAME VALUE" lines with the sizes and
@@ -34,6 +35,7 @@ int odb_session_write_abi(const char *session_dir);
 enum odb_kernel_copy {
 	ODB_KERNEL_KALLSYMS,	/* kernel/kallsyms */
 	ODB_KERNEL_MODULES,	/* kernel/modules */
+	ODB_KERNEL_VDSO,	/* kernel/vdso.so: the vdso image */
 };
 
 /*
@@ -45,6 +47,29 @@ enum odb_kernel_copy {
 int odb_session_store_kernel(const char *dir, const char *kallsyms,
 			     size_t kallsyms_len, const char *modules,
 			     size_t modules_len);
+
+/*
+ * Store the vdso image the kernel maps into processes (len bytes) as
+ * dir/kernel/vdso.so.  Returns 0 or a negative errno.
+ */
+int odb_session_store_vdso(const char *dir, const void *image, size_t len);
+
+/* the names of the run's processes and threads, under the samples
+ * directory (oprofile-ng-session(5), PROCESS NAMES) */
+#define ODB_SESSION_COMMS "comms"
+
+/* store the comms text (len bytes) as dir/comms; 0 or a negative errno */
+int odb_session_store_comms(const char *dir, const char *text, size_t len);
+
+/* where perf map files of JIT code are kept, under the samples directory */
+#define ODB_SESSION_JIT_DIR "jit"
+
+/*
+ * Store the perf map file of process tgid (len bytes of "START SIZE
+ * NAME" lines) as dir/jit/perf-TGID.map.  Returns 0 or a negative errno.
+ */
+int odb_session_store_jitmap(const char *dir, uint32_t tgid, const void *text,
+			     size_t len);
 
 /*
  * The path of a kernel copy under dir when it is a regular file, for the

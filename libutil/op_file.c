@@ -112,22 +112,31 @@ int op_read_all(int fd, void *data, size_t len, size_t *got)
 	return 0;
 }
 
-int op_read_file(const char *path, size_t max_size, char **data, size_t *len)
+/*
+ * Read the file open as fd as op_read_file() reads it (owned: only a
+ * regular file of this user or root, as op_read_owned_file()); closes fd.
+ */
+static int read_fd(int fd, size_t max_size, bool owned, char **data, size_t *len)
 {
 	struct stat st;
 	char *buf = NULL;
 	size_t cap, got = 0;
-	int fd, ret;
+	int ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	if (fstat(fd, &st)) {
 		ret = -errno;
 		goto out_close;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		ret = -EISDIR;
+		goto out_close;
+	}
+	if (owned && !S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		goto out_close;
+	}
+	if (owned && st.st_uid != geteuid() && st.st_uid != 0) {
+		ret = -EPERM;
 		goto out_close;
 	}
 	/* st_size is 0 for /proc files: read those in growing chunks */
@@ -175,6 +184,20 @@ out_free:
 out_close:
 	close(fd);
 	return ret;
+}
+
+int op_read_file(const char *path, size_t max_size, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : read_fd(fd, max_size, false, data, len);
+}
+
+int op_read_owned_file(const char *path, size_t max_size, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	return fd < 0 ? -errno : read_fd(fd, max_size, true, data, len);
 }
 
 int op_write_file_atomic(const char *path, const void *data, size_t len,

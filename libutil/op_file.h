@@ -34,6 +34,13 @@ int op_mkdir_parents(const char *path, mode_t mode);
 int op_read_file(const char *path, size_t max_size, char **data, size_t *len);
 
 /*
+ * op_read_file() of a file another user may have planted: not through a
+ * symlink (-ELOOP), only a regular file (-EINVAL), owned by this process's
+ * effective user or root (-EPERM), as perf reads /tmp/perf-PID.map.
+ */
+int op_read_owned_file(const char *path, size_t max_size, char **data, size_t *len);
+
+/*
  * Write len bytes to path through "path.tmp": written, fsync()ed, closed
  * (close checked), then renamed over path, so a reader sees the old or the
  * new content, never a part.  The temp file is removed on failure.

@@ -14,4 +14,16 @@ int op_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
 int op_parse_u32(const char *s, int base, uint32_t *out);
 int op_parse_int(const char *s, int base, int min, int max, int *out);
 
+/* the value of hexadecimal digit c, or -1 */
+static inline int op_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif

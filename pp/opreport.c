@@ -25,6 +25,7 @@
 
 struct opreport_options {
 	int accumulated;
+	int comm;
 	int debug_info;
 	int callgraph;
 	int details;
@@ -47,6 +48,8 @@ static struct poptOption common_table[PPT_COMMON_TABLE_SIZE];
 static const struct poptOption options_table[] = {
 	{ "accumulated", 'a', POPT_ARG_NONE, &opts.accumulated, 0,
 	  "add running totals of samples and percentages", NULL },
+	{ "comm", 0, POPT_ARG_NONE, &opts.comm, 0,
+	  "show each application with the name its processes ran as", NULL },
 	{ "debug-info", 'g', POPT_ARG_NONE, &opts.debug_info, 0,
 	  "show the source file and line of each symbol", NULL },
 	{ "callgraph", 'c', POPT_ARG_NONE, &opts.callgraph, 0,
@@ -109,6 +112,41 @@ static void options_release(void)
 	ppt_common_release(&opts.common);
 }
 
+/* does the report show symbols (any option but those of the summary)? */
+static bool shows_symbols(void)
+{
+	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
+	       opts.show_address || opts.callgraph || opts.xml;
+}
+
+/* what OProfile 1.4 refuses as meaningless, refused with its reason */
+static int validate_meaningful(const struct pp_report_opts *ro)
+{
+	size_t i;
+
+	if (opts.global_percent && shows_symbols() && !opts.details && !opts.callgraph &&
+	    !opts.xml) {
+		op_usage_error("--global-percent has no effect with --symbols: its shares "
+			       "are of the whole profile already (it changes --details "
+			       "and --callgraph)");
+		return 2;
+	}
+	if (shows_symbols())
+		return 0;
+	if (opts.common.include_symbols || opts.common.exclude_symbols) {
+		op_usage_error("--include-symbols and --exclude-symbols need --symbols: "
+			       "the image summary has no symbols");
+		return 2;
+	}
+	for (i = 0; i < ro->nr_sort; i++)
+		if (ro->sort[i] == PP_SORT_VMA) {
+			op_usage_error("--sort=vma needs --symbols: the image summary "
+				       "has no addresses");
+			return 2;
+		}
+	return 0;
+}
+
 static int validate(struct pp_report_opts *ro)
 {
 	struct op_err err;
@@ -117,6 +155,8 @@ static int validate(struct pp_report_opts *ro)
 		op_usage_error("%s", err.msg);
 		return 2;
 	}
+	if (validate_meaningful(ro))
+		return 2;
 	if (opts.callgraph && opts.details)
 		op_warning("--details has no effect with --callgraph");
 	if (opts.xml && (opts.accumulated || opts.global_percent)) {
@@ -150,6 +190,7 @@ static void report_opts(struct pp_report_opts *ro, const struct ppt_job *job,
 	ro->global_percent = opts.global_percent;
 	ro->show_address = opts.show_address;
 	ro->long_filenames = opts.long_filenames;
+	ro->show_comm = opts.comm;
 	ro->no_header = opts.no_header;
 	ro->reverse = opts.reverse;
 	ro->command_line = cmd;
@@ -209,10 +250,10 @@ int main(int argc, char **argv)
 		goto out_ctx;
 	}
 	ppt_common_verbosity(&opts.common);
-	op_debug_phase("options parsed");
 	status = validate(&ro);
 	if (status)
 		goto out_ctx;
+	op_debug_phase("options parsed");
 	args = op_popt_args(ctx, &nr);
 	status = ppt_job_start(&job, &opts.common, opts.xml, nr, args);
 	if (!status && job.nr_sides == 2)

@@ -16,6 +16,7 @@
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_file.h"
 #include "libutil/op_popt.h"
 #include "libutil/op_quote.h"
 #include "libutil/op_strbuf.h"
@@ -63,6 +64,26 @@ static void warn_about_stats(const struct ppt_job *job)
 	for (i = 0; i < st->nr_throttled; i++)
 		op_warning("the kernel throttled event '%s': fewer samples than its "
 			   "rate asks for", st->throttled[i]);
+}
+
+/*
+ * --image-path directories that do not exist: OProfile 1.4 says nothing
+ * and finds nothing there; a typo should not cost a user their symbols
+ * silently
+ */
+static void warn_image_paths(char *const *dirs, const char *root)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; dirs && dirs[i]; i++) {
+		op_strbuf_reset(&sb);
+		op_strbuf_addf(&sb, "%s%s", root ? root : "", dirs[i]);
+		if (!op_strbuf_failed(&sb) && !op_is_dir(sb.buf))
+			op_warning("--image-path: '%s' is not a directory: no binary is "
+				   "looked for there", sb.buf);
+	}
+	op_strbuf_release(&sb);
 }
 
 static const char *const side_name[] = {
@@ -169,6 +190,7 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	warn_about_stats(job);
 	if (o->image_path)
 		job->image_paths = ppt_split_list(o->image_path);
+	warn_image_paths(job->image_paths, o->root);
 	if (o->include_symbols)
 		job->include = ppt_split_list(o->include_symbols);
 	if (o->exclude_symbols)
@@ -177,6 +199,8 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	job->sym_opts.image_path = (const char *const *)job->image_paths;
 	job->sym_opts.archive = job->sd.archive;
 	job->sym_opts.kallsyms = job->info.kallsyms;
+	job->sym_opts.vdso = job->info.vdso;
+	job->sym_opts.jit_dir = job->info.jit_dir;
 	job->sym_opts.modules = job->info.modules;
 	job->sym_opts.vmlinux = job->info.run.vmlinux;
 	job->sym_opts.demangle = job->demangle;

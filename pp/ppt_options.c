@@ -2,6 +2,8 @@
 /* The options every report tool shares (see ppt_options.h). */
 #include "config.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,11 +64,38 @@ void ppt_common_release(struct ppt_common_options *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* the --verbose levels OProfile 1.4's tools know: all of them are taken,
+ * all but "all" give the same output here (messages about each step) */
+static const char *const verbose_levels[] = {
+	"all", "arcs", "bfd", "convert", "debug", "level1", "misc", "record",
+	"sfile", "stats", "xml", NULL,
+};
+
+/* is every comma-separated level of list known?  *bad: the first not */
+static bool verbose_known(const char *list, char *bad, size_t bad_len)
+{
+	char **levels = ppt_split_list(list);
+	bool ok = true;
+	size_t i, k;
+
+	for (i = 0; ok && levels[i]; i++) {
+		for (k = 0; verbose_levels[k] && strcmp(levels[i], verbose_levels[k]); k++)
+			;
+		if (!verbose_levels[k]) {
+			snprintf(bad, bad_len, "%s", levels[i]);
+			ok = false;
+		}
+	}
+	ppt_free_list(levels);
+	return ok;
+}
+
 int ppt_common_validate(const struct ppt_common_options *o)
 {
 	struct op_err err;
 	enum pp_demangle_mode mode;
 	unsigned merge;
+	char bad[64];
 
 	if (o->threshold < 0 || o->threshold > 100) {
 		op_usage_error("--threshold must be a percentage from 0 to 100");
@@ -79,6 +108,11 @@ int ppt_common_validate(const struct ppt_common_options *o)
 	}
 	if (o->merge && pp_merge_parse(o->merge, &merge, &err)) {
 		op_usage_error("%s", err.msg);
+		return 2;
+	}
+	if (o->verbose && !verbose_known(o->verbose, bad, sizeof(bad))) {
+		op_usage_error("unknown --verbose level '%s' (all, arcs, bfd, convert, "
+			       "debug, level1, misc, record, sfile, stats or xml)", bad);
 		return 2;
 	}
 	return 0;

@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every long option a tool's --help lists appears in its man page
 # doc/TOOL.1.in, and every tool has a man page (git's t0450 idea).
+# make install installs the pages with the version filled in, the XML
+# schema, the README and the licence (COPYING, the GPL the SPDX headers
+# name).
 . "$top_srcdir/tests/lib.sh"
 
 TOOLS="pp/odb-dump daemon/operf pp/opannotate pp/opreport"
@@ -25,4 +28,41 @@ documented() {	# tool-path
 for tool in $TOOLS; do
 	check "${tool##*/}: every --help option is in its man page" documented "$tool"
 done
+
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+install_docs() {
+	make -s -C "$top_builddir/doc" install DESTDIR="$T/stage" >inst.log 2>&1 &&
+	make -s -C "$top_builddir" install-dist_docDATA DESTDIR="$T/stage" >>inst.log 2>&1 ||
+		{ sed 's/^/# /' inst.log; return 1; }
+}
+check 'make install: the documents' install_docs
+pages() {
+	n=0
+	for p in $(find "$T/stage" -path '*/man[15]/*' -type f); do
+		n=$((n + 1))
+		grep -q '@VERSION@' "$p" && { say "$p keeps @VERSION@"; return 1; }
+		grep -q "^\.TH .*\"oprofile-ng $version\"" "$p" ||
+			{ say "$p: no version $version in .TH"; return 1; }
+	done
+	say "$n man pages"
+	test "$n" -ge 6
+}
+check "... man pages with the version ($version) filled in" pages
+docs() {
+	d=$(find "$T/stage" -type d -path '*/doc/oprofile-ng') &&
+	test -f "$d/opreport.xsd" -a -f "$d/README.md" -a -f "$d/COPYING" &&
+	grep -q 'GNU GENERAL PUBLIC LICENSE' "$d/COPYING" &&
+	grep -q 'Version 2, June 1991' "$d/COPYING"
+}
+check '... the schema, the README and the licence (GPL version 2)' docs
+spdx() {	# every SPDX header names the licence COPYING holds
+	git -C "$top_srcdir" grep -h -o 'SPDX-License-[I]dentifier: [A-Za-z0-9.+-]*' |
+		sort -u >spdx.txt &&
+	test -s spdx.txt && test "$(cut -d' ' -f2 spdx.txt | sort -u)" = GPL-2.0-or-later
+}
+if git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1; then
+	check 'every SPDX header says GPL-2.0-or-later' spdx
+else
+	skip 'every SPDX header says GPL-2.0-or-later' 'not a git checkout'
+fi
 done_testing

@@ -356,6 +356,8 @@ static void test_display(void **state)
 		{ __LINE__, { ODB_IMAGE_FILE, (char *)"/prog (deleted)", 0, 0, 0 }, false, "prog (deleted)" },
 		{ __LINE__, { ODB_IMAGE_KERNEL, (char *)"no-vmlinux", 0, 0, 0 }, false, "no-vmlinux" },
 		{ __LINE__, { ODB_IMAGE_KERNEL, (char *)"a/b", 0, 0, 0 }, false, "a/b" },
+		/* -f: as OProfile 1.4 names the kernel */
+		{ __LINE__, { ODB_IMAGE_KERNEL, (char *)"no-vmlinux", 0, 0, 0 }, true, "/no-vmlinux" },
 		{ __LINE__, { ODB_IMAGE_ANON, (char *)"anon", 1234, 0x7f00, 0x7fff }, false, "anon (tgid:1234 range:0x7f00-0x7fff)" },
 		{ __LINE__, { ODB_IMAGE_ANON, (char *)"[heap]", 1, 0, UINT64_MAX }, true, "[heap] (tgid:1 range:0x0-0xffffffffffffffff)" },
 		{ __LINE__, { ODB_IMAGE_FILE, NULL, 0, 0, 0 }, false, "" },

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,12 +61,21 @@ static uint64_t arc_key(const struct pp_symtab *t, uint64_t low32)
 	return high | low32;
 }
 
-/* the arcs of one {cg} group into (caller row, callee row) pairs */
+/*
+ * The arcs of one {cg} group into (caller row, callee row) pairs.  The
+ * callee's row is of the group's application, unless --merge=lib made
+ * each image an application of its own (callee_app: the callee image's
+ * application, SIZE_MAX for none): then it is of the callee's, so that a
+ * library function called from elsewhere is the row of its own samples,
+ * not a second row.
+ */
 static void add_cg_group(struct pp_arcs *a, struct pp_profile *p,
-			 struct pp_rows *r, const struct pp_cg_group *g)
+			 struct pp_rows *r, const struct pp_cg_group *g,
+			 size_t callee_app)
 {
 	struct pp_symtab *from = pp_image_symtab(p, g->caller);
 	struct pp_symtab *to = pp_image_symtab(p, g->callee);
+	size_t app_to = callee_app == SIZE_MAX ? g->app : callee_app;
 	size_t k;
 
 	for (k = 0; k < g->nr_kc; k++) {
@@ -76,7 +86,7 @@ static void add_cg_group(struct pp_arcs *a, struct pp_profile *p,
 		if (!x || !y)
 			op_die(1, "out of memory");
 		rx = pp_rows_get(r, g->caller, g->app, x)->index;
-		ry = pp_rows_get(r, g->callee, g->app, y)->index;
+		ry = pp_rows_get(r, g->callee, app_to, y)->index;
 		arc_get(a, rx, ry, p->nr_classes)->counts[g->cls] += g->kc[k].count;
 	}
 }
@@ -105,10 +115,16 @@ static void index_arcs(const struct pp_arcs *a, size_t nr_rows, bool by_callee,
 void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
 		   bool exclude_dependent, struct pp_notes *n)
 {
+	size_t *app_of_image = op_xcalloc(p->nr_images + 1, sizeof(*app_of_image));
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
 	op_hmap_init(&a->index);
+	for (i = 0; i < p->nr_images; i++)
+		app_of_image[i] = SIZE_MAX;
+	for (i = 0; (p->merge & PP_MERGE_LIB) && i < p->nr_apps; i++)
+		if (p->apps[i].own_image != SIZE_MAX)
+			app_of_image[p->apps[i].own_image] = i;
 	for (i = 0; i < p->nr_cg; i++) {
 		const struct pp_cg_group *g = &p->cg[i];
 
@@ -117,8 +133,9 @@ void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
 					  !pp_profile_own_image(p, g->app, g->callee)))
 			continue;
 		pp_cg_group_load(p, &p->cg[i], n);
-		add_cg_group(a, p, r, g);
+		add_cg_group(a, p, r, g, app_of_image[g->callee]);
 	}
+	free(app_of_image);
 	/* no rows are added from here on: the indexes stay valid */
 	index_arcs(a, r->nr, true, &a->in_first, &a->in_list);
 	index_arcs(a, r->nr, false, &a->out_first, &a->out_list);

@@ -93,6 +93,32 @@ char *pp_session_explain(const struct pp_session_dir *sd,
 			 const struct pp_spec *spec);
 
 /*
+ * The names of a run's processes and threads (the session's comms file,
+ * oprofile-ng-session(5), PROCESS NAMES), read by comms.c.
+ */
+struct pp_comm {
+	uint32_t tgid;
+	uint32_t tid;
+	char *comm;
+	char *app;		/* the executable's path, or NULL */
+};
+
+struct pp_comms {
+	struct pp_comm *v;	/* in the file's order */
+	size_t nr;
+};
+
+/* read the comms of dir (none: empty); dies only when memory runs out */
+void pp_comms_read(const char *dir, struct pp_comms *c);
+void pp_comms_release(struct pp_comms *c);
+
+/* the last name of thread tid, or of process tgid's main thread; NULL if
+ * unknown (c may be NULL) */
+const char *pp_comms_thread(const struct pp_comms *c, uint32_t tid);
+/* the name most processes running the executable path had, NULL if none */
+const char *pp_comms_app(const struct pp_comms *c, const char *path);
+
+/*
  * What operf recorded about a run, read through libdb, which owns the
  * files: samples/NAME/session.info, stats/ and the kernel copies.
  */
@@ -101,6 +127,9 @@ struct pp_session_info {
 	struct odb_stats stats;		/* stats/; zero when absent */
 	char *kallsyms;		/* path of kernel/kallsyms when present */
 	char *modules;		/* path of kernel/modules when present */
+	char *vdso;		/* path of kernel/vdso.so when present */
+	char *jit_dir;		/* path of jit/ (perf map files) when present */
+	struct pp_comms comms;	/* process and thread names; empty if none */
 };
 
 /*

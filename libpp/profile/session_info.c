@@ -15,7 +15,9 @@
 
 #include "libdb/odb_session.h"
 #include "libpp/profile/pp_session.h"
+#include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_file.h"
 
 static char *kernel_copy(const char *dir, enum odb_kernel_copy which)
 {
@@ -31,6 +33,7 @@ void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
 			  struct pp_session_info *info)
 {
 	char *dir = pp_session_path(sd, name);
+	size_t len;
 	int ret;
 
 	memset(info, 0, sizeof(*info));
@@ -39,6 +42,17 @@ void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
 		op_die(1, "out of memory");
 	info->kallsyms = kernel_copy(dir, ODB_KERNEL_KALLSYMS);
 	info->modules = kernel_copy(dir, ODB_KERNEL_MODULES);
+	info->vdso = kernel_copy(dir, ODB_KERNEL_VDSO);
+	len = strlen(dir);
+	info->jit_dir = op_xmalloc(len + sizeof("/" ODB_SESSION_JIT_DIR));
+	memcpy(info->jit_dir, dir, len);
+	memcpy(info->jit_dir + len, "/" ODB_SESSION_JIT_DIR, sizeof("/" ODB_SESSION_JIT_DIR));
+	if (!op_is_dir(info->jit_dir)) {
+		free(info->jit_dir);
+	pp_comms_release(&info->comms);
+		info->jit_dir = NULL;
+	}
+	pp_comms_read(dir, &info->comms);
 	free(dir);
 }
 
@@ -50,5 +64,7 @@ void pp_session_info_release(struct pp_session_info *info)
 	odb_stats_release(&info->stats);
 	free(info->kallsyms);
 	free(info->modules);
+	free(info->vdso);
+	free(info->jit_dir);
 	memset(info, 0, sizeof(*info));
 }

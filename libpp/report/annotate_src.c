@@ -57,6 +57,8 @@ struct src_ctx {
 	size_t nr_files;
 	struct pp_symtab *t;		/* of the symbol being read */
 	uint64_t *unlined;		/* per image: samples without a line */
+	const char *quiet_why;		/* why kernel or anonymous code has no
+					 * lines: said only if nothing is shown */
 	struct pp_srcfiles srcs;
 	FILE *out;
 };
@@ -179,8 +181,13 @@ static void gather(struct src_ctx *s)
 		if (no_lines) {
 			size_t c;
 
-			/* a binary not found was named by the preparation (prepare.c) */
-			if (s->t->file || !s->t->missing)
+			/* a binary not found was named by the preparation
+			 * (prepare.c); kernel symbols never have lines (and
+			 * anonymous memory neither): no warning on every run */
+			if (s->t->source == PP_SYMS_KALLSYMS ||
+			    a->p->images[sym->image].id.kind == ODB_IMAGE_ANON)
+				s->quiet_why = no_lines;
+			else if (s->t->file || !s->t->missing)
 				pp_note(a->r->notes, "%s", no_lines);
 			for (c = 0; c < a->nr_classes; c++)
 				s->unlined[sym->image] += sym->counts[c];
@@ -539,6 +546,8 @@ int pp_annotate_src(struct pp_ann *a, FILE *out, struct op_err *err)
 	report_unlined(&s);
 	nr = chosen_files(&s, &files);
 	if (!nr) {
+		if (!s.nr_files && s.quiet_why)
+			pp_note(a->r->notes, "%s", s.quiet_why);
 		op_err_set(err, s.nr_files ? "no source file passes the threshold and "
 			   "file filters" : "no sample has source line information");
 		ret = PP_REPORT_ERR_NOTHING;

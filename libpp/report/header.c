@@ -115,6 +115,29 @@ static void event_line(FILE *out, const struct pp_profile *p, size_t cls,
 	fprintf(out, " count %d\n", c->t.count);
 }
 
+/*
+ * A class's line; a thread's or a process's with its name when the
+ * session knows it ("Processes with a thread ID of 1234 (worker)")
+ */
+static void class_line(FILE *out, const struct pp_profile *p, size_t cls,
+		       const struct pp_session_info *info)
+{
+	const struct pp_class *c = &p->classes[cls];
+	int64_t id = p->axis == PP_AXIS_TID ? c->t.tid :
+		     p->axis == PP_AXIS_TGID ? c->t.tgid : -1;
+	const char *name = id >= 0 && id <= UINT32_MAX && info ?
+			   pp_comms_thread(&info->comms, (uint32_t)id) : NULL;
+
+	/* a thread that never renamed itself has its process's name */
+	if (!name && p->axis == PP_AXIS_TID && info && c->t.tgid >= 0 &&
+	    c->t.tgid <= UINT32_MAX)
+		name = pp_comms_thread(&info->comms, (uint32_t)c->t.tgid);
+	if (name)
+		fprintf(out, "%s (%s)\n", c->longname, name);
+	else
+		fprintf(out, "%s\n", c->longname);
+}
+
 void pp_report_header(FILE *out, const struct pp_profile *p,
 		      const struct pp_session_info *info,
 		      const struct pp_report_opts *o)
@@ -137,6 +160,6 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 		if (p->axis == PP_AXIS_EVENT && p->nr_classes > 1)
 			event_line(out, p, i, info);
 		else if (p->classes[i].longname && *p->classes[i].longname)
-			fprintf(out, "%s\n", p->classes[i].longname);
+			class_line(out, p, i, info);
 	}
 }

@@ -73,6 +73,7 @@ struct pp_report_opts {
 	bool global_percent;		/* -%: shares of the whole profile */
 	bool show_address;		/* -w: the vma column */
 	bool long_filenames;		/* -f */
+	bool show_comm;			/* --comm: apps with their process names */
 	bool no_header;			/* -n */
 	bool exclude_dependent;		/* -x: only the applications' own images */
 	bool reverse;			/* -r */

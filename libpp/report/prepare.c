@@ -8,7 +8,8 @@
  *			images applications merely use
  *	arcs		call-graph arcs between rows, -x likewise
  *	notes		missing or changed binaries
- *	totals		the whole every share is of
+ *	totals		the whole every share is of: every sample, or
+ *			those of the symbols -i/-e select
  *	selection	-t (unless the output picks its own units), -i/-e,
  *			and with -x rows of the applications' own images
  *	order		--sort, or the output's fixed order
@@ -79,14 +80,34 @@ static void build_rows(struct pp_report *r, struct pp_side *s)
 		check_images(s->p, r->notes);
 }
 
-static void sum_totals(struct pp_side *s)
+/* does row pass -i and -e? */
+static bool passes_symbols(const struct pp_report *r, const struct pp_side *s,
+			   const struct pp_row *row)
+{
+	const struct pp_report_opts *o = r->o;
+
+	if (!row->sym || (!o->include_symbols && !o->exclude_symbols))
+		return true;
+	return pp_sym_passes(o->include_symbols, o->exclude_symbols, row->sym->name,
+			     pp_shown_name(s->p, row->image, row->sym));
+}
+
+/*
+ * The whole of every share: all samples, or with -i/-e those of the
+ * symbols they select, as OProfile 1.4 computes it (-l -i a,b gives a
+ * and b shares that add up to 100%)
+ */
+static void sum_totals(const struct pp_report *r, struct pp_side *s)
 {
 	size_t i, c, nr_classes = s->p->nr_classes;
 
 	s->totals = op_xcalloc(nr_classes + 1, sizeof(*s->totals));
-	for (i = 0; i < s->rows.nr; i++)
+	for (i = 0; i < s->rows.nr; i++) {
+		if (!passes_symbols(r, s, &s->rows.rows[i]))
+			continue;
 		for (c = 0; c < nr_classes; c++)
 			s->totals[c] += s->rows.rows[i].counts[c];
+	}
 }
 
 /* is row shown?  (rows come in index order: their row pointers are stable) */
@@ -101,10 +122,7 @@ static bool shown(const struct pp_report *r, const struct pp_side *s,
 	/* -x: a library reached by an arc is a caller or callee, not an entry */
 	if (o->exclude_dependent && !pp_profile_own_image(s->p, row->app, row->image))
 		return false;
-	if (!row->sym || (!o->include_symbols && !o->exclude_symbols))
-		return true;
-	return pp_sym_passes(o->include_symbols, o->exclude_symbols, row->sym->name,
-			     pp_shown_name(s->p, row->image, row->sym));
+	return passes_symbols(r, s, row);
 }
 
 static void select_rows(struct pp_report *r, struct pp_side *s)
@@ -205,8 +223,9 @@ void pp_prepare(struct pp_report *r)
 		struct pp_side *s = &r->sides[i];
 
 		build_rows(r, s);
-		sum_totals(s);
-		pp_names_init(&s->names, s->p, r->o->long_filenames);
+		sum_totals(r, s);
+		pp_names_init(&s->names, s->p, r->o->long_filenames,
+			      r->o->show_comm && r->info ? &r->info->comms : NULL);
 		select_rows(r, s);
 		column_hints(r, s);
 		order_rows(r, s);

@@ -27,8 +27,11 @@
 struct pp_names {
 	struct pp_profile *p;
 	bool long_names;		/* whole paths, else base names */
+	const struct pp_comms *comms;	/* --comm: the session's names, else NULL */
 	char **app_display;		/* per app */
 	char **image_display;		/* per image */
+	bool *app_ambiguous;		/* per app: another file has its base name */
+	bool *image_ambiguous;		/* per image: the same */
 };
 
 /* one prepared profile; a differential has two */
@@ -153,7 +156,9 @@ void pp_format_count(char *buf, size_t size, uint64_t v);
 /* percent of part in whole (0 when whole is 0) */
 static inline double pp_ratio(uint64_t part, uint64_t whole)
 {
-	return whole ? (double)part * 100.0 / (double)whole : 0.0;
+	/* (part / whole) * 100, in that order, as OProfile 1.4 computes it:
+	 * part * 100 / whole rounds differently at the fourth decimal */
+	return whole ? (double)part / (double)whole * 100.0 : 0.0;
 }
 
 /* "%08x" or "%016x" of vma into buf */
@@ -245,7 +250,9 @@ void pp_write_ordered(FILE *out, size_t nr, const struct pp_ordered *w, bool par
 
 /* --- names, selection, order (names.c, select.c, sort.c) ------------------ */
 
-void pp_names_init(struct pp_names *nm, struct pp_profile *p, bool long_names);
+/* comms: show applications with their processes' names (--comm), or NULL */
+void pp_names_init(struct pp_names *nm, struct pp_profile *p, bool long_names,
+		   const struct pp_comms *comms);
 void pp_names_release(struct pp_names *nm);
 const char *pp_names_app(struct pp_names *nm, size_t app);
 /* every name made now: then any thread may ask for them */

@@ -40,6 +40,26 @@ static int load(const struct pp_report_input *in, bool symbols, struct op_err *e
 	return 0;
 }
 
+/*
+ * -i/-e that select no symbol with samples: an error in every output, as
+ * in opannotate (OProfile 1.4's opreport prints an empty table and exits
+ * 0, its opannotate fails), so that a mistyped name is not taken for a
+ * symbol without samples.  The totals are those of the selected symbols.
+ */
+static int nothing_selected(const struct pp_report *r, struct op_err *err)
+{
+	size_t i, c;
+
+	if (!r->o->include_symbols && !r->o->exclude_symbols)
+		return 0;
+	for (i = 0; i < r->nr_sides; i++)
+		for (c = 0; c < r->sides[i].p->nr_classes; c++)
+			if (r->sides[i].totals[c])
+				return 0;
+	op_err_set(err, "no symbol with samples passes the filters");
+	return PP_REPORT_ERR_NOTHING;
+}
+
 int pp_report_run(const struct pp_output *output, const struct pp_report_input *in,
 		  FILE *out, struct op_err *err)
 {
@@ -62,7 +82,9 @@ int pp_report_run(const struct pp_output *output, const struct pp_report_input *
 	if (ret)
 		return ret;
 	pp_prepare(&r);
-	ret = output->write(&r, out, err);
+	ret = nothing_selected(&r, err);
+	if (!ret)
+		ret = output->write(&r, out, err);
 	pp_prepare_release(&r);
 	return ret;
 }

@@ -347,7 +347,7 @@ int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err)
 	pp_out_init(buffered, out);
 	op_hmap_init(&x.sym_index);
 	/* XML always names whole paths */
-	pp_names_init(&x.nm, s->p, true);
+	pp_names_init(&x.nm, s->p, true, NULL);
 	x.vma64 = s->vma64;
 	group_rows(&x);
 	x.buf = op_xcalloc(s->arcs.nr + 2, sizeof(*x.buf));

@@ -14,6 +14,10 @@
  *    show as one symbol);
  *  - kernel images: the session's copy of /proc/kallsyms (or the running
  *    kernel's, or a vmlinux's .symtab);
+ *  - the [vdso]: the session's copy of the vdso image (or the running
+ *    kernel's vdso);
+ *  - other anonymous regions: the perf map file of their process (JIT
+ *    code), the session's copy in opts->jit_dir, else /tmp/perf-PID.map;
  *  - else, for a binary that cannot be read, one artificial symbol named
  *    after the image, covering it all.
  * Samples between symbols are counted under gap symbols and PLT entries
@@ -68,6 +72,7 @@ enum pp_sym_source {
 	PP_SYMS_DEBUG_FILE,	/* .symtab of a separate debug file */
 	PP_SYMS_DYNSYM,		/* .dynsym only */
 	PP_SYMS_KALLSYMS,	/* a kallsyms copy */
+	PP_SYMS_PERFMAP,	/* a perf map file of JIT code (perf-PID.map) */
 	PP_SYMS_NONE,		/* the artificial symbol only */
 };
 
@@ -79,6 +84,8 @@ struct pp_sym_opts {
 	const char *debug_root;		/* instead of /usr/lib/debug (tests), or NULL */
 	const char *kallsyms;		/* the session's kernel/kallsyms, or NULL */
 	const char *modules;		/* the session's kernel/modules, or NULL */
+	const char *vdso;		/* the session's kernel/vdso.so, or NULL */
+	const char *jit_dir;		/* the session's jit/ (perf-PID.map), or NULL */
 	const char *vmlinux;		/* --vmlinux for no-vmlinux samples, or NULL */
 	enum pp_demangle_mode demangle;	/* how symbol names are shown (-D) */
 };

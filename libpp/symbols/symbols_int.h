@@ -280,6 +280,20 @@ struct pp_kallsyms_info {
 int pp_kallsyms_symbols(char *text, const char *module, struct pp_cands *out,
 			struct pp_kallsyms_info *info);
 
+/*
+ * perfmap.c: perf map files of JIT code.  Append the entries of text
+ * ("START SIZE NAME" lines, cut in place: names point into text) that
+ * start in [lo, hi) as candidates (vma = START, limit hi), the later
+ * line first.  0 or -ENOMEM.
+ */
+int pp_perfmap_symbols(char *text, uint64_t lo, uint64_t hi, struct pp_cands *out);
+/*
+ * Read a perf map file: not through a symlink, a regular file owned by
+ * this user or root, at most 256 MiB.  0 with *text (caller frees), or a
+ * negative errno (-EPERM: another user's).
+ */
+int pp_perfmap_read(const char *path, char **text);
+
 /* true when text has a line with a non-zero address (kptr_restrict) */
 bool pp_kallsyms_usable(const char *text);
 

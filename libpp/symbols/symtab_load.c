@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@
 #include "libutil/op_file.h"
 #include "libutil/op_sort.h"
 #include "libutil/op_strbuf.h"
+#include "libutil/op_vdso.h"
 
 #define PROC_KALLSYMS "/proc/kallsyms"
 #define PROC_MODULES "/proc/modules"
@@ -513,6 +515,126 @@ static int load_kernel(struct pp_symtab *t, const struct odb_image_id *image,
 	return load_kallsyms(t, NULL, KEYS_RAW, o);
 }
 
+/*
+ * The running kernel's vdso, for sessions without a copy: written to a
+ * memfd, which stays open as the table's code descriptor.  0 with p->elf
+ * set, 0 without (no vdso here), or -ENOMEM.
+ */
+static int running_vdso(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	char path[64];
+	const void *data;
+	size_t len, done = 0;
+	int fd, ret;
+
+	if (op_vdso_image(&data, &len))
+		return 0;
+	fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)data + done, len - done);
+
+		if (n <= 0) {
+			close(fd);
+			return 0;
+		}
+		done += (size_t)n;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ret = pp_elf_open(path, &p->elf);
+	if (ret) {
+		close(fd);
+		return ret == -ENOMEM ? ret : 0;
+	}
+	p->fd = fd;
+	t->mtime = p->elf->mtime;
+	t->file_size = p->elf->size;
+	memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
+	return pp_str_set(&t->file, op_strdup("[vdso] of the running kernel"));
+}
+
+/*
+ * The vdso: the session's copy (operf stores the one the kernel maps),
+ * else the running kernel's; keys are offsets into its mapping, which
+ * are its file offsets.  Without either the image stays anonymous memory.
+ */
+static int load_vdso(struct pp_symtab *t, const struct pp_sym_opts *o)
+{
+	struct symtab_priv *p = t->priv;
+	int ret = 0;
+
+	if (o->vdso) {
+		ret = pp_elf_open(o->vdso, &p->elf);
+		if (ret == -ENOMEM)
+			return ret;
+		if (!ret) {
+			t->mtime = p->elf->mtime;
+			t->file_size = p->elf->size;
+			memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
+			ret = pp_str_set(&t->file, op_strdup(o->vdso));
+		}
+	}
+	if (!p->elf)
+		ret = running_vdso(t);
+	if (ret || !p->elf)
+		return ret;
+	return load_elf(t, KEYS_SEGMENTS);
+}
+
+/*
+ * JIT code in an anonymous region: the perf map file its process wrote,
+ * the session's copy first.  Keys, and the addresses shown for them, are
+ * offsets into the region.  No file, or none of its entries in the
+ * region, leaves the table empty (the region stays one symbol).
+ */
+static int load_perfmap(struct pp_symtab *t, const struct odb_image_id *image,
+			const struct pp_sym_opts *o)
+{
+	struct symtab_priv *p = t->priv;
+	const char *dirs[2] = { o->jit_dir, "/tmp" };
+	struct op_strbuf path = OP_STRBUF_INIT;
+	struct pp_cands c = { 0 };
+	char *text = NULL;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < 2 && !text; i++) {
+		if (!dirs[i])
+			continue;
+		op_strbuf_reset(&path);
+		op_strbuf_addf(&path, "%s/perf-%" PRIu32 ".map", dirs[i], image->anon_tgid);
+		if (op_strbuf_failed(&path)) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = pp_perfmap_read(path.buf, &text);
+		if (ret == -ENOMEM)
+			break;
+		ret = 0;
+	}
+	if (text) {
+		p->text = text;
+		ret = pp_perfmap_symbols(text, image->anon_start, image->anon_end + 1, &c);
+		if (!ret) {
+			map_keys(&c, 0, image->anon_start);
+			ret = pp_cands_finish(&c, &t->syms, &t->nr);
+		}
+		/* addresses in anonymous memory are shown as offsets into the
+		 * region (its start is in the image's name), as OProfile does */
+		for (i = 0; !ret && i < t->nr; i++)
+			t->syms[i].vma = t->syms[i].start;
+		if (!ret && t->nr) {
+			t->source = PP_SYMS_PERFMAP;
+			ret = pp_str_set(&t->symfile, op_strdup(path.buf));
+		}
+	}
+	pp_cands_release(&c);
+	op_strbuf_release(&path);
+	return ret;
+}
+
 /* "NAME (tgid:T range:0xS-0xE)", as oprofile-ng-formats(5) shows
  * anon regions */
 static char *anon_name(const struct odb_image_id *image)
@@ -587,10 +709,13 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 		ret = -ENOMEM;
 	if (ret) {
 		/* nothing to load */
-	} else if (image->kind == ODB_IMAGE_ANON) {
-		p->bias = image->anon_start;
+	} else if (image->kind == ODB_IMAGE_ANON && !strcmp(image->name, "[vdso]") &&
+		   (ret = load_vdso(t, o)) == 0 && p->elf) {
+		/* symbols of the vdso image, or gaps */
+	} else if (!ret && image->kind == ODB_IMAGE_ANON) {
 		p->no_lines = "anonymous memory has no line information";
 		p->no_code = "anonymous memory has no file to read code from";
+		ret = load_perfmap(t, image, o);
 	} else if (is_kernel || image->kind == ODB_IMAGE_KERNEL) {
 		ret = load_kernel(t, image, o);
 	} else {

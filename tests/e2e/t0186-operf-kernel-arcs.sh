@@ -8,7 +8,10 @@
 #  - kernel functions call named kernel functions (ksys_write ->
 #    vfs_write, ...), and nearly every kernel arc lands on a named symbol,
 #    not a gap;
-#  - no arc is reported as dropped.
+#  - no arc is reported as dropped;
+#  - with --merge=lib or all each function is one entry, not one with
+#    its samples and another with its callers;
+#  - opannotate -s does not warn that kernel symbols have no lines.
 . "$top_srcdir/tests/lib.sh"
 need_perf
 test -x "$OPREPORT" || skip_all "opreport is not built"
@@ -68,5 +71,22 @@ named() {	# at least 95% of the calls between kernel ends are named
 }
 check '... nearly every kernel arc between named functions, not gaps' named
 check 'no arcs reported as dropped' sh -c '! grep -q "dropped" cg.err'
+# --merge=lib and all: the images are applications; a kernel function
+# called from libc is still one entry, with its samples and its callers
+once() {	# MERGE
+	exits 0 "m$1" --session-dir=dd -c -n --merge="$1" &&
+	awk '/^[0-9]/ { $1 = $2 = ""; print }' "m$1.out" | sort | uniq -d >"m$1.twice" &&
+	test ! -s "m$1.twice" &&
+	grep -q '^[0-9].* no-vmlinux  *entry_SYSCALL_64' "m$1.out"
+}
+check '-c --merge=lib: each function one entry' once lib
+check '-c --merge=all: the same' once all
+# opannotate --source: kernel symbols never have line information; that
+# is no news worth a warning on every run (dd and libc have their own)
+quiet() {
+	"$OPANNOTATE" --session-dir=dd -s >ann.out 2>ann.err
+	! grep -q 'kallsyms' ann.err
+}
+check 'opannotate -s: no warning that kernel symbols have no lines' quiet
 
 done_testing

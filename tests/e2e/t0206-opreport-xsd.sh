@@ -62,7 +62,7 @@ OPTION_SETS='-l
 -c -x
 -r
 -l --threshold=10
--i nothing_matches
+-e no_such_symbol
 -d --threshold=100
 -e compute_alpha -c
 -w -l'

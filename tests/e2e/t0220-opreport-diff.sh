@@ -101,15 +101,18 @@ samples  %        diff %    symbol name
 500      45.2489  +63.6813  compute_beta
 500      45.2489  -17.0136  compute_alpha
 EOF
+# -e and -i: each side's shares are of its selected symbols (605 and 1327
+# samples without compute_beta), so run_all reaches 10%
 check '-t 10 and -e leave rows out' \
 	diff_is thresh --session-dir=two -l -t 10 -e compute_beta { session:previous } { } <<'EOF'
 samples  %        diff %    symbol name
-500      45.2489  -17.0136  compute_alpha
+500      82.6446  +9.6694   compute_alpha
 320      ---      ---       compute_gamma
+100      16.5289  +++       run_all
 EOF
 check '-n: no column header' \
 	diff_is nohdr --session-dir=two -l -n -i main { session:previous } { } <<'EOF'
-5         0.4525  +65.9729  main
+5        100.000        0   main
 EOF
 
 # nopie under cpu_clk_unhalted: alpha 75%, beta 25%; under inst_retired

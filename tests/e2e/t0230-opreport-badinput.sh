@@ -208,7 +208,7 @@ gone_lib() {
 	norm gonelib.out >gonelib.got &&
 	# each image is an app of its own: a cpu's column has two, so the app
 	# column names them (OProfile 1.4's rule)
-	echo '7        41.1765  7        70.0000  libgone.so               T/tools/fixtures/libgone.so' >gonelib.want &&
+	echo '7        100.000  7        100.000  libgone.so               T/tools/fixtures/libgone.so' >gonelib.want &&
 	compare gonelib.want gonelib.got
 }
 check '... summed over the apps with --merge=lib' gone_lib
@@ -218,11 +218,14 @@ gone_summary() {
 }
 check 'the image summary needs no binary: no warning' gone_summary
 
-# found elsewhere: --image-path by base name, --root under a copy
+# found elsewhere: --image-path by base name (a directory that does not
+# exist is warned about), --root under a copy
 moved() {
 	mkdir -p elsewhere && cp -p fixtures/build/fixture_pie elsewhere/libgone.so &&
 	exits 0 moved --session-dir=out/gone -l -n --merge=all -p "$T/nothere,$T/tools/elsewhere" &&
-	test ! -s moved.err &&
+	norm moved.err >moved.errn &&
+	echo "opreport: warning: --image-path: 'T/nothere' is not a directory: no binary is looked for there" >moved.errw &&
+	compare moved.errw moved.errn &&
 	printf '%s\n' '10       37.0370  app1                     compute_alpha' \
 		'8        29.6296  libgone.so               compute_beta' \
 		'5        18.5185  libgone.so               run_all' \

@@ -133,7 +133,7 @@ check 'opreport -X -c: cg_leaf has cg_caller among its callers' cg_xml
 check 'operf --separate-thread ./threads' profile th --separate-thread -d th "$threads"
 thread_cols() {
 	exits 0 thr -l --session-dir=th "lib-image:$threads" &&
-	test "$(grep -c '^Processes with a thread ID of [0-9]*$' thr.out)" -ge 2 &&
+	test "$(grep -c '^Processes with a thread ID of [0-9]* ([a-z]*)$' thr.out)" -ge 2 &&
 	grep -q '^samples  %        samples  %  ' thr.out
 }
 check 'per-thread files: one column per thread' thread_cols

@@ -154,13 +154,15 @@ no_file() {
 check '--include-file matching no file: exit 1, said' no_file
 
 # --- -i / -e: symbols -----------------------------------------------------
+# percentages of the selected symbols' samples (the oracle's default with
+# --symbol), as OProfile 1.4's opannotate gives them
 syms_only() {	# NAME SYMBOL... -- OPTIONS: the samples of SYMBOLs only
 	so_name=$1; shift
 	so_syms=
 	while test "$1" != --; do so_syms="$so_syms --symbol $1"; shift; done
 	shift
 	ann_exits 0 "$so_name" --session-dir=out/basic -s "$@" &&
-	oracle source out/basic "$so_name.out" --strict --total 1834 $so_syms
+	oracle source out/basic "$so_name.out" --strict $so_syms
 }
 set -f
 check '-i compute_alpha,main' syms_only i1 compute_alpha main -- -i compute_alpha,main
@@ -170,7 +172,7 @@ check '-i compute_* -e compute_beta' \
 	syms_only ie compute_alpha compute_gamma -- -i 'compute_*' -e compute_beta
 check '-i on the multi session: func_b alone (its inlined code in multi.h too)' \
 	sh -c "$OPANNOTATE --session-dir=out/multi -s -i func_b >ib.out 2>ib.err &&
-	       python3 $ORACLE source out/multi ib.out --strict --total 3700 --symbol func_b &&
+	       python3 $ORACLE source out/multi ib.out --strict --symbol func_b &&
 	       grep -q 'multi.h' ib.out"
 set +f
 

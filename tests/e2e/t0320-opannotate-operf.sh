@@ -131,8 +131,8 @@ sys.exit(0 if 0 < listed == totals <= want and not bad else 1)
 EOF
 	}
 	check '... its samples listed by address, under their symbols' klisted
-	check '--source: kernel samples have no line information (said once)' sh -c "
-		grep -c '^opannotate: warning: kernel symbols from kallsyms have no line information (a vmlinux with debug information has)\$' src.err | grep -qx 1"
+	check '--source: no warning that kernel symbols have no lines (they never do)' sh -c "
+		! grep -q 'kernel symbols from kallsyms have no line information' src.err"
 else
 	skip 'the kernel: no disassembly, the vmlinux is needed' 'no kernel samples in this session'
 fi

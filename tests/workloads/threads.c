@@ -2,7 +2,8 @@
 /*
  * Two threads doing different known amounts of work at the same time:
  * thread_three() about 0.27 s of CPU, thread_one() about 0.09 s (3:1).
- * The main thread only starts and joins them.
+ * The main thread only starts and joins them.  The threads name
+ * themselves "three" and "one" (what reports label their columns with).
  *
  * usage: threads
  */
@@ -18,6 +19,7 @@ NOINLINE static void *thread_three(void *arg)
 {
 	uint64_t x = (uint64_t)(uintptr_t)arg;
 
+	pthread_setname_np(pthread_self(), "three");
 	pthread_barrier_wait(&start);
 	x = burn(270, x);
 	return (void *)(uintptr_t)x;
@@ -27,6 +29,7 @@ NOINLINE static void *thread_one(void *arg)
 {
 	uint64_t x = (uint64_t)(uintptr_t)arg;
 
+	pthread_setname_np(pthread_self(), "one");
 	pthread_barrier_wait(&start);
 	x = burn(90, x);
 	return (void *)(uintptr_t)x;

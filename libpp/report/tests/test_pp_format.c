@@ -73,6 +73,21 @@ static void test_percent_edges(void **state)
 	}
 }
 
+/* shares as OProfile 1.4 computes them: (part / whole) * 100 */
+static void test_ratio_order(void **state)
+{
+	char got[64];
+
+	(void)state;
+	/* 46 * 100 / 1280 is 3.59375 exactly (printed 3.5938); OProfile's
+	 * 46 / 1280 * 100 is just below it */
+	pp_format_percent(got, sizeof(got), pp_ratio(46, 1280), false);
+	assert_string_equal(got, " 3.5937");
+	pp_format_percent(got, sizeof(got), pp_ratio(1, 3), false);
+	assert_string_equal(got, "33.3333");
+	assert_true(pp_ratio(5, 0) == 0.0);
+}
+
 /* the shares reports really print: part/whole for random counts */
 static void test_percent_ratios(void **state)
 {
@@ -217,6 +232,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_percent_edges),
 		cmocka_unit_test(test_percent_ratios),
+		cmocka_unit_test(test_ratio_order),
 		cmocka_unit_test(test_count),
 	};
 	const struct CMUnitTest stream_tests[] = {

@@ -46,7 +46,7 @@
 
 /* the kernel's own samples, as -X shows them */
 #define K_BINARY							\
-	"<binary  name=\"no-vmlinux\">\n"				\
+	"<binary  name=\"/no-vmlinux\">\n"				\
 	COUNT(750)							\
 	SYMBOL(0, 500)							\
 	SYMBOL(1, 200)							\
@@ -73,7 +73,7 @@ static const struct pp_test_out_row rows[] = {
 	{ .line = __LINE__, .output = "xml", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
 	  .merge = PP_CLASSES_XML, .o = { .threshold = 20.0 },
 	  .text = PROFILE_OPEN "<options />\n" SETUP
-		  "<binary  name=\"no-vmlinux\">\n"
+		  "<binary  name=\"/no-vmlinux\">\n"
 		  COUNT(700)
 		  SYMBOL(0, 500)
 		  SYMBOL(1, 200)
@@ -98,7 +98,7 @@ static const struct pp_test_out_row rows[] = {
 	/* two applications: the program's own symbols, then its module */
 	{ .line = __LINE__, .output = "xml", .sessions = { "s" }, .merge = PP_CLASSES_XML,
 	  .text = PROFILE_OPEN "<options />\n" SETUP
-		  "<binary  name=\"no-vmlinux\">\n"
+		  "<binary  name=\"/no-vmlinux\">\n"
 		  COUNT(750)
 		  SYMBOL(0, 500)
 		  SYMBOL(1, 200)
@@ -107,7 +107,7 @@ static const struct pp_test_out_row rows[] = {
 		  "<binary  name=\"/opt/t/prog\">\n"
 		  COUNT(150)
 		  SYMBOL(3, 150)
-		  "<module  name=\"no-vmlinux\">\n"
+		  "<module  name=\"/no-vmlinux\">\n"
 		  COUNT(100)
 		  SYMBOL(4, 60)
 		  SYMBOL(0, 40)
@@ -126,7 +126,7 @@ static const struct pp_test_out_row rows[] = {
 	{ .line = __LINE__, .output = "xml", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
 	  .merge = PP_CLASSES_XML, .o = { .details = true },
 	  .text = PROFILE_OPEN "<options  details=\"true\"/>\n" SETUP
-		  "<binary  name=\"no-vmlinux\">\n"
+		  "<binary  name=\"/no-vmlinux\">\n"
 		  COUNT(750)
 		  "<symbol  idref=\"0\" detaillo=\"0\" detailhi=\"1\">\n" COUNT(500) "</symbol>\n"
 		  "<symbol  idref=\"1\" detaillo=\"0\" detailhi=\"0\">\n" COUNT(200) "</symbol>\n"
@@ -156,7 +156,7 @@ static const struct pp_test_out_row rows[] = {
 	{ .line = __LINE__, .output = "xml-callgraph", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
 	  .merge = PP_CLASSES_XML,
 	  .text = PROFILE_OPEN "<options />\n" SETUP
-		  "<binary  name=\"no-vmlinux\">\n"
+		  "<binary  name=\"/no-vmlinux\">\n"
 		  COUNT(750)
 		  "<symbol  idref=\"0\">\n"
 		  "<callers>\n" SYMBOL(1, 20) "</callers>\n"
@@ -203,7 +203,7 @@ static const struct pp_test_out_row rows[] = {
 		  "<class  name=\"c0\" cpu=\"0\"/>\n"
 		  "<class  name=\"c1\" cpu=\"1\"/>\n"
 		  "</classes>\n"
-		  "<binary  name=\"no-vmlinux\">\n"
+		  "<binary  name=\"/no-vmlinux\">\n"
 		  "<count  class=\"c0\">\n10</count>\n"
 		  "<count  class=\"c1\">\n20</count>\n"
 		  "<symbol  idref=\"0\">\n<count  class=\"c0\">\n10</count>\n</symbol>\n"
@@ -217,16 +217,16 @@ static const struct pp_test_out_row rows[] = {
 	/* separated by thread: a process per tgid, a thread per tid */
 	{ .line = __LINE__, .output = "xml", .sessions = { "t" }, .merge = PP_CLASSES_XML,
 	  .text = PROFILE_OPEN "<options />\n" SETUP
-		  "<process  pid=\"10\" name=\"no-vmlinux\">\n"
+		  "<process  pid=\"10\" name=\"/no-vmlinux\">\n"
 		  COUNT(5)
 		  COUNT(7)
 		  "<thread  tid=\"10\">\n"
 		  COUNT(5)
-		  "<module  name=\"no-vmlinux\">\n" COUNT(5) SYMBOL(0, 5) "</module>\n"
+		  "<module  name=\"/no-vmlinux\">\n" COUNT(5) SYMBOL(0, 5) "</module>\n"
 		  "</thread>\n"
 		  "<thread  tid=\"11\">\n"
 		  COUNT(7)
-		  "<module  name=\"no-vmlinux\">\n" COUNT(7) SYMBOL(1, 7) "</module>\n"
+		  "<module  name=\"/no-vmlinux\">\n" COUNT(7) SYMBOL(1, 7) "</module>\n"
 		  "</thread>\n"
 		  "</process>\n"
 		  "<symboltable>\n"

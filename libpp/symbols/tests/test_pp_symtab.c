@@ -529,8 +529,9 @@ static void test_anon(void **state)
 	assert_int_equal(t->nr, 1);
 	assert_string_equal(t->syms[0].name, "anon (tgid:2000 range:0x7f1234560000-0x7f1234570fff)");
 	assert_int_equal(t->syms[0].end, 0x11000);
-	assert_int_equal(t->syms[0].vma, 0x7f1234560000);
-	assert_int_equal(pp_symtab_vma(t, 0x10), 0x7f1234560010);
+	/* addresses in the region are offsets into it, as OProfile shows them */
+	assert_int_equal(t->syms[0].vma, 0);
+	assert_int_equal(pp_symtab_vma(t, 0x10), 0x10);
 	assert_null(t->missing);
 	assert_null(t->file);
 	assert_int_equal(pp_symtab_line(t, 0x10, &file, &line, &why), -ENOENT);
