@@ -8,6 +8,7 @@
 #include "daemon/opd_comm.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_field.h"
 #include "libutil/op_hash.h"
 
 void opd_comms_init(struct opd_comms *c)
@@ -58,19 +59,6 @@ void opd_comms_add(struct opd_comms *c, uint32_t tgid, uint32_t tid,
 		op_die(1, "out of memory");
 }
 
-/* s with bytes outside printable ASCII, blanks and '\\' as \xHH */
-static void add_escaped(struct op_strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch <= ' ' || ch >= 0x7f || ch == '\\')
-			op_strbuf_addf(sb, "\\x%02x", ch);
-		else
-			op_strbuf_addch(sb, (char)ch);
-	}
-}
-
 void opd_comms_text(const struct opd_comms *c, struct op_strbuf *sb,
 		    const char *(*app_path)(void *data, uint32_t cookie), void *data)
 {
@@ -81,10 +69,10 @@ void opd_comms_text(const struct opd_comms *c, struct op_strbuf *sb,
 		const char *path = e->app ? app_path(data, e->app) : NULL;
 
 		op_strbuf_addf(sb, "%u %u ", e->tgid, e->tid);
-		add_escaped(sb, e->comm[0] ? e->comm : "-");
+		op_field_add(sb, e->comm[0] ? e->comm : "-");
 		op_strbuf_addch(sb, ' ');
 		if (path && *path)
-			add_escaped(sb, path);
+			op_field_add(sb, path);
 		else
 			op_strbuf_addch(sb, '-');
 		op_strbuf_addch(sb, '\n');

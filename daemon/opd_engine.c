@@ -13,8 +13,10 @@
 #include <sys/mman.h>
 
 #include "daemon/opd_int.h"
+#include "libdb/odb_buildid.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_field.h"
 
 #define REAP_EVERY_NS 1000000000ull
 
@@ -161,6 +163,22 @@ static const char *app_path(void *data, uint32_t cookie)
 void opd_engine_comms_text(const struct opd_engine *e, struct op_strbuf *sb)
 {
 	opd_comms_text(&e->comms, sb, app_path, (void *)&e->images);
+}
+
+void opd_engine_buildids_text(const struct opd_engine *e, struct op_strbuf *sb)
+{
+	char hex[ODB_BUILD_ID_HEX];
+	uint32_t c;
+
+	for (c = 1; c < e->images.nr; c++) {
+		const struct opd_image *im = opd_images_get(&e->images, c);
+
+		if (!im || im->kind != OPD_IMAGE_FILE || odb_build_id(im->name, hex))
+			continue;
+		op_strbuf_addf(sb, "%s ", hex);
+		op_field_add(sb, im->name);
+		op_strbuf_addch(sb, '\n');
+	}
 }
 
 const struct opd_stats *opd_engine_stats(const struct opd_engine *e)

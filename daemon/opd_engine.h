@@ -81,6 +81,12 @@ const struct opd_stats *opd_engine_stats(const struct opd_engine *e);
 struct op_strbuf;
 void opd_engine_comms_text(const struct opd_engine *e, struct op_strbuf *sb);
 
+/*
+ * "BUILDID PATH" lines (PATH escaped as in comms) of the binaries the run
+ * mapped, read from them now, appended to sb: the session's buildids file
+ */
+void opd_engine_buildids_text(const struct opd_engine *e, struct op_strbuf *sb);
+
 /* Was event event_idx throttled by the kernel? */
 bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx);
 

@@ -591,7 +591,10 @@ static void summarize(struct run *r)
 		  opd_engine_nr_files(r->engine), r->session.dir);
 }
 
-/* the names of the processes and threads, for the reports */
+/*
+ * The names of the processes and threads, and the build-ids of the
+ * binaries, for the reports
+ */
 static void store_comms(struct run *r)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
@@ -601,6 +604,12 @@ static void store_comms(struct run *r)
 		op_die(1, "out of memory");
 	if (odb_session_store_comms(r->session.current, sb.buf ? sb.buf : "", sb.len))
 		op_warning("cannot write '%s/" ODB_SESSION_COMMS "'", r->session.current);
+	op_strbuf_reset(&sb);
+	opd_engine_buildids_text(r->engine, &sb);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	if (odb_session_store_buildids(r->session.current, sb.buf ? sb.buf : "", sb.len))
+		op_warning("cannot write '%s/" ODB_SESSION_BUILDIDS "'", r->session.current);
 	op_strbuf_release(&sb);
 }
 

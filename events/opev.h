@@ -173,6 +173,9 @@ int opev_software_clock(struct opev_event *ev, uint64_t period_ns);
 
 /* OProfile's name of an op_cpu number ("i386/skylake"), NULL if unknown */
 const char *opev_cpu_name(uint32_t cpu_type);
+/* how OProfile 1.4's reports name it ("Intel Skylake microarchitecture"),
+ * or NULL past the table */
+const char *opev_cpu_display_name(uint32_t cpu_type);
 /* number of entries in the OProfile 1.4 op_cpu table (88) */
 #define OPEV_NR_CPU_TYPES 88u
 #define OPEV_CPU_TIMER 4u

@@ -47,6 +47,40 @@ static const char *const cpu_names[OPEV_NR_CPU_TYPES] = {
 	"ppc64/power9", "i386/knightslanding", "arm/armv8-thunderx2",
 };
 
+/* how OProfile 1.4's reports name each type ("CPU: NAME, speed ...") */
+static const char *const cpu_display_names[OPEV_NR_CPU_TYPES] = {
+	"Pentium Pro", "PII", "PIII", "Athlon", "CPU with timer interrupt",
+	"P4 / Xeon", "AMD64 processors", "P4 / Xeon with 2 hyper-threads",
+	"Alpha EV67", "Pentium M (P6 core)", "ARM/XScale PMU1",
+	"ARM/XScale PMU2", "ppc64 POWER4", "ppc64 POWER5", "ppc64 POWER5+",
+	"ppc64 970", "MIPS 20K", "MIPS 24K", "MIPS 25K", "MIPS 34K", "MIPS 5K",
+	"MIPS R10000", "MIPS R12000", "QED RM7000", "PMC-Sierra RM9000",
+	"Sibyte SB1", "NEC VR5432", "NEC VR5500", "e500", "e500v2",
+	"Core Solo / Duo", "PowerPC G4", "Core 2", "ppc64 POWER6",
+	"ppc64 970MP", "AMD64 family10", "ARM 11MPCore", "ARM V6 PMU",
+	"ppc64 POWER5++", "e300", "ARM Cortex-A8",
+	"Intel Architectural Perfmon", "AMD64 family11h", "ppc64 POWER7",
+	"Intel Core/i7", "Intel Atom", "Loongson2",
+	"Intel Nehalem microarchitecture", "ARM Cortex-A9", "MIPS 74K",
+	"MIPS 1004K", "AMD64 family12h", "AMD64 family14h", "AMD64 family15h",
+	"Intel Westmere microarchitecture", "ARMv7 Scorpion",
+	"ARMv7 ScorpionMP", "Intel Sandy Bridge microarchitecture", "TILE64",
+	"TILEPro", "TILE-GX", "IBM System z10", "IBM zEnterprise z196",
+	"Intel Ivy Bridge microarchitecture", "ARM Cortex-A5", "ARM Cortex-A7",
+	"ARM Cortex-A15", "Intel Haswell microarchitecture",
+	"IBM zEnterprise EC12", "AMD64 generic",
+	"IBM Power Architected Events V1", "ppc64 POWER8", "e500mc", "e6500",
+	"Intel Silvermont microarchitecture", "ARMv7 Krait", "APM X-Gene",
+	"Intel Broadwell microarchitecture", "ARM Cortex-A57",
+	"ARM Cortex-A53", "Intel Skylake microarchitecture",
+	"Intel Goldmont microarchitecture",
+	"Intel Goldmont Plus microarchitecture", "IBM z13", "ARM Cortex-A17",
+	"ppc64 POWER9", "Intel Knights Landing", "Cavium ThunderX2",
+};
+
+_Static_assert(sizeof(cpu_display_names) / sizeof(cpu_display_names[0]) == 88,
+	       "a display name per cpu type");
+
 /* the op_cpu numbers this file refers to by name */
 enum {
 	CPU_PPRO = 0, CPU_PII = 1, CPU_PIII = 2, CPU_ATHLON = 3, CPU_P4 = 5,
@@ -72,6 +106,11 @@ _Static_assert(sizeof(cpu_names) / sizeof(cpu_names[0]) == 88,
 const char *opev_cpu_name(uint32_t cpu_type)
 {
 	return cpu_type < OPEV_NR_CPU_TYPES ? cpu_names[cpu_type] : NULL;
+}
+
+const char *opev_cpu_display_name(uint32_t cpu_type)
+{
+	return cpu_type < OPEV_NR_CPU_TYPES ? cpu_display_names[cpu_type] : NULL;
 }
 
 /*

@@ -131,6 +131,11 @@ int odb_session_store_comms(const char *dir, const char *text, size_t len)
 	return store_file(dir, ODB_SESSION_COMMS, text, len);
 }
 
+int odb_session_store_buildids(const char *dir, const char *text, size_t len)
+{
+	return store_file(dir, ODB_SESSION_BUILDIDS, text, len);
+}
+
 int odb_session_store_jitmap(const char *dir, uint32_t tgid, const void *text,
 			     size_t len)
 {

@@ -61,6 +61,13 @@ int odb_session_store_vdso(const char *dir, const void *image, size_t len);
 /* store the comms text (len bytes) as dir/comms; 0 or a negative errno */
 int odb_session_store_comms(const char *dir, const char *text, size_t len);
 
+/* the build-ids of the run's binaries, under the samples directory
+ * (oprofile-ng-session(5), BUILD-IDS) */
+#define ODB_SESSION_BUILDIDS "buildids"
+
+/* store the buildids text as dir/buildids; 0 or a negative errno */
+int odb_session_store_buildids(const char *dir, const char *text, size_t len);
+
 /* where perf map files of JIT code are kept, under the samples directory */
 #define ODB_SESSION_JIT_DIR "jit"
 

@@ -86,6 +86,12 @@ static void warn_image_paths(char *const *dirs, const char *root)
 	op_strbuf_release(&sb);
 }
 
+/* the build-id operf recorded for a binary (pp_sym_opts) */
+static const char *profiled_build_id(const void *data, const char *path)
+{
+	return pp_buildids_find(data, path);
+}
+
 static const char *const side_name[] = {
 	"first profile: ", "second profile: ",
 };
@@ -201,6 +207,8 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	job->sym_opts.kallsyms = job->info.kallsyms;
 	job->sym_opts.vdso = job->info.vdso;
 	job->sym_opts.jit_dir = job->info.jit_dir;
+	job->sym_opts.profiled_build_id = profiled_build_id;
+	job->sym_opts.build_id_data = &job->info.buildids;
 	job->sym_opts.modules = job->info.modules;
 	job->sym_opts.vmlinux = job->info.run.vmlinux;
 	job->sym_opts.demangle = job->demangle;

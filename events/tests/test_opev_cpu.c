@@ -56,6 +56,13 @@ static void test_names(void **state)
 	assert_string_equal(opev_cpu_name(OPEV_CPU_TIMER), "timer");
 	assert_string_equal(opev_cpu_name(OPEV_CPU_ARCH_PERFMON),
 			    "i386/arch_perfmon");
+	/* the names OProfile 1.4's report headers give (its op_cpu table) */
+	assert_string_equal(opev_cpu_display_name(80), "Intel Skylake microarchitecture");
+	assert_string_equal(opev_cpu_display_name(4), "CPU with timer interrupt");
+	assert_string_equal(opev_cpu_display_name(69), "AMD64 generic");
+	assert_string_equal(opev_cpu_display_name(0), "Pentium Pro");
+	assert_string_equal(opev_cpu_display_name(87), "Cavium ThunderX2");
+	assert_null(opev_cpu_display_name(88));
 }
 
 /* every entry is there, different, and shaped arch/model but timer */

@@ -12,35 +12,23 @@
 
 #include "libdb/odb_session.h"
 #include "libpp/profile/pp_session.h"
+#include "libpp/profile/profile_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
-#include "libutil/op_file.h"
-#include "libutil/op_parse.h"
-#include "libutil/op_strbuf.h"
+#include "libutil/op_field.h"
 
 #define COMMS_MAX ((size_t)64 << 20)
 
-/* field f unescaped (a NUL from \x00 ends it); NULL for "-" */
-static char *unescape(const char *f)
+/* field f's text; NULL for "-" (dies when memory runs out) */
+static char *field(const char *f)
 {
-	char *out, *w;
+	char *s;
 
 	if (!strcmp(f, "-"))
 		return NULL;
-	out = w = op_xmalloc(strlen(f) + 1);
-	while (*f) {
-		int hi, lo;
-
-		if (f[0] == '\\' && f[1] == 'x' && (hi = op_hex_digit(f[2])) >= 0 &&
-		    (lo = op_hex_digit(f[3])) >= 0) {
-			*w++ = (char)(hi * 16 + lo);
-			f += 4;
-		} else {
-			*w++ = *f++;
-		}
-	}
-	*w = '\0';
-	return out;
+	if (!(s = op_field_text(f)))
+		op_die(1, "out of memory");
+	return s;
 }
 
 /* "TGID TID COMM PATH" into e; false when the line is not one */
@@ -64,8 +52,8 @@ static bool parse_line(char *line, struct pp_comm *e)
 		return false;
 	e->tgid = (uint32_t)tgid;
 	e->tid = (uint32_t)tid;
-	e->comm = unescape(f[2]);
-	e->app = unescape(f[3]);
+	e->comm = field(f[2]);
+	e->app = field(f[3]);
 	if (!e->comm) {
 		free(e->app);
 		return false;
@@ -73,36 +61,31 @@ static bool parse_line(char *line, struct pp_comm *e)
 	return true;
 }
 
+struct comms_reader {
+	struct pp_comms *c;
+	size_t alloc;
+};
+
+static void comms_line(void *data, char *line)
+{
+	struct comms_reader *r = data;
+	struct pp_comm e;
+
+	if (!parse_line(line, &e))
+		return;
+	if (r->c->nr == r->alloc) {
+		r->alloc = r->alloc ? r->alloc * 2 : 64;
+		r->c->v = op_xreallocarray(r->c->v, r->alloc, sizeof(*r->c->v));
+	}
+	r->c->v[r->c->nr++] = e;
+}
+
 void pp_comms_read(const char *dir, struct pp_comms *c)
 {
-	struct op_strbuf path = OP_STRBUF_INIT;
-	char *text = NULL, *line, *next;
-	size_t len, alloc = 0;
-	int ret;
+	struct comms_reader r = { c, 0 };
 
 	memset(c, 0, sizeof(*c));
-	op_strbuf_addf(&path, "%s/" ODB_SESSION_COMMS, dir);
-	if (op_strbuf_failed(&path))
-		op_die(1, "out of memory");
-	ret = op_read_owned_file(path.buf, COMMS_MAX, &text, &len);
-	op_strbuf_release(&path);
-	if (ret == -ENOMEM)
-		op_die(1, "out of memory");
-	for (line = text; !ret && line && *line; line = next) {
-		struct pp_comm e;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!parse_line(line, &e))
-			continue;
-		if (c->nr == alloc) {
-			alloc = alloc ? alloc * 2 : 64;
-			c->v = op_xreallocarray(c->v, alloc, sizeof(*c->v));
-		}
-		c->v[c->nr++] = e;
-	}
-	free(text);
+	pp_session_lines(dir, ODB_SESSION_COMMS, COMMS_MAX, comms_line, &r);
 }
 
 void pp_comms_release(struct pp_comms *c)

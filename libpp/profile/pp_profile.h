@@ -214,6 +214,9 @@ static inline enum pp_demangle_mode pp_profile_demangle(const struct pp_profile 
  * ("i386/skylake"), or NULL when it is not one we know.
  */
 const char *pp_cpu_type_name(uint32_t cpu_type);
+/* how OProfile 1.4's reports name it ("Intel Skylake microarchitecture"),
+ * NULL when unknown */
+const char *pp_cpu_type_display_name(uint32_t cpu_type);
 
 /* does a header's cpu type say "timer" (software clocks, the timer type)? */
 bool pp_cpu_type_is_timer(uint32_t cpu_type);

@@ -119,6 +119,26 @@ const char *pp_comms_thread(const struct pp_comms *c, uint32_t tid);
 const char *pp_comms_app(const struct pp_comms *c, const char *path);
 
 /*
+ * The build-ids operf recorded for the binaries of a run (the session's
+ * buildids file, oprofile-ng-session(5), BUILD-IDS), read by buildids.c.
+ */
+struct pp_buildid {
+	char *path;
+	char id[41];		/* lower-case hex */
+};
+
+struct pp_buildids {
+	struct pp_buildid *v;	/* sorted by path */
+	size_t nr;
+};
+
+/* read the buildids of dir (none: empty); dies only when memory runs out */
+void pp_buildids_read(const char *dir, struct pp_buildids *b);
+void pp_buildids_release(struct pp_buildids *b);
+/* the build-id recorded for path, or NULL (b may be NULL) */
+const char *pp_buildids_find(const struct pp_buildids *b, const char *path);
+
+/*
  * What operf recorded about a run, read through libdb, which owns the
  * files: samples/NAME/session.info, stats/ and the kernel copies.
  */
@@ -130,6 +150,7 @@ struct pp_session_info {
 	char *vdso;		/* path of kernel/vdso.so when present */
 	char *jit_dir;		/* path of jit/ (perf map files) when present */
 	struct pp_comms comms;	/* process and thread names; empty if none */
+	struct pp_buildids buildids;	/* of the run's binaries; empty if none */
 };
 
 /*

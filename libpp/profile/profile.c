@@ -777,6 +777,11 @@ const char *pp_cpu_type_name(uint32_t cpu_type)
 	return opev_cpu_name(cpu_type);
 }
 
+const char *pp_cpu_type_display_name(uint32_t cpu_type)
+{
+	return opev_cpu_display_name(cpu_type);
+}
+
 bool pp_cpu_type_is_timer(uint32_t cpu_type)
 {
 	return cpu_type == OPEV_CPU_TIMER;

@@ -22,4 +22,13 @@
 int pp_walk_session(const char *dir, const char *session, const struct pp_spec *spec,
 		    struct pp_file_list *list, size_t *alloc, struct op_err *err);
 
+/*
+ * Each line of the session text file dir/name (at most max bytes; read
+ * only when a regular file of this user or root, not through a symlink)
+ * to fn, cut in place; a file that cannot be read has no lines.  Dies
+ * only when memory runs out.
+ */
+void pp_session_lines(const char *dir, const char *name, size_t max,
+		      void (*fn)(void *data, char *line), void *data);
+
 #endif

@@ -80,6 +80,46 @@ static char *existing_dir(const char *dir, int *ret)
 	return op_xstrdup(real);
 }
 
+/* is dir/name a directory? */
+static bool has_dir(const char *dir, const char *name)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	bool yes;
+
+	op_strbuf_addf(&sb, "%s/%s", dir, name);
+	yes = !op_strbuf_failed(&sb) && op_is_dir(sb.buf);
+	op_strbuf_release(&sb);
+	return yes;
+}
+
+/*
+ * A --session-dir that holds no session but is next to one: the project
+ * directory operf made ./oprofile_data in, or that session's samples/.
+ * Sets err with the option to give; 0 when dir is no such case.
+ */
+static int near_session(const char *dir, struct op_err *err)
+{
+	char q[QUOTE_SIZE];
+	const char *slash;
+
+	if (has_dir(dir, "samples"))
+		return 0;
+	if (has_dir(dir, "oprofile_data/samples")) {
+		op_err_set(err, "'%s' holds no session, but its oprofile_data does: "
+			   "give --session-dir=%s/oprofile_data",
+			   op_quote(q, sizeof(q), dir), dir);
+		return -ENOENT;
+	}
+	slash = strrchr(dir, '/');
+	if (slash && !strcmp(slash + 1, "samples") && has_dir(dir, "current")) {
+		op_err_set(err, "'%s' is the samples directory of a session: give "
+			   "--session-dir=%.*s, the directory above it",
+			   op_quote(q, sizeof(q), dir), (int)(slash - dir), dir);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 int pp_session_dir_find(struct pp_session_dir *sd, const char *option,
 			const char *archive, struct op_err *err)
 {
@@ -92,8 +132,9 @@ int pp_session_dir_find(struct pp_session_dir *sd, const char *option,
 
 		sd->archive = existing_dir(abs, &ret);
 		if (!sd->archive) {
-			op_err_set(err, "cannot use archive '%s': %s",
-				   op_quote(q1, sizeof(q1), abs), op_strerror(ret));
+			op_err_set(err, "cannot use archive '%s': %s (an archive is the "
+				   "directory a copy of a session and its binaries was "
+				   "written to)", op_quote(q1, sizeof(q1), abs), op_strerror(ret));
 			free(abs);
 			return ret;
 		}
@@ -107,6 +148,10 @@ int pp_session_dir_find(struct pp_session_dir *sd, const char *option,
 			op_err_set(err, "cannot use session directory '%s': %s",
 				   op_quote(q1, sizeof(q1), first),
 				   op_strerror(ret));
+		else if ((ret = near_session(sd->dir, err))) {
+			free(sd->dir);
+			sd->dir = NULL;
+		}
 	} else if (!sd->dir) {
 		second = under_archive(sd->archive, DEFAULT_SESSION_DIR);
 		sd->dir = existing_dir(second, &ret);

@@ -15,6 +15,7 @@
 
 #include "libdb/odb_session.h"
 #include "libpp/profile/pp_session.h"
+#include "libpp/profile/profile_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_file.h"
@@ -27,6 +28,30 @@ static char *kernel_copy(const char *dir, enum odb_kernel_copy which)
 	if (!path && err == -ENOMEM)
 		op_die(1, "out of memory");
 	return path;
+}
+
+void pp_session_lines(const char *dir, const char *name, size_t max,
+		      void (*fn)(void *data, char *line), void *data)
+{
+	struct op_strbuf path = OP_STRBUF_INIT;
+	char *text = NULL, *line, *next;
+	size_t len;
+	int ret;
+
+	op_strbuf_addf(&path, "%s/%s", dir, name);
+	if (op_strbuf_failed(&path))
+		op_die(1, "out of memory");
+	ret = op_read_owned_file(path.buf, max, &text, &len);
+	op_strbuf_release(&path);
+	if (ret == -ENOMEM)
+		op_die(1, "out of memory");
+	for (line = text; !ret && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		fn(data, line);
+	}
+	free(text);
 }
 
 void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
@@ -49,10 +74,10 @@ void pp_session_info_read(const struct pp_session_dir *sd, const char *name,
 	memcpy(info->jit_dir + len, "/" ODB_SESSION_JIT_DIR, sizeof("/" ODB_SESSION_JIT_DIR));
 	if (!op_is_dir(info->jit_dir)) {
 		free(info->jit_dir);
-	pp_comms_release(&info->comms);
 		info->jit_dir = NULL;
 	}
 	pp_comms_read(dir, &info->comms);
+	pp_buildids_read(dir, &info->buildids);
 	free(dir);
 }
 
@@ -66,5 +91,7 @@ void pp_session_info_release(struct pp_session_info *info)
 	free(info->modules);
 	free(info->vdso);
 	free(info->jit_dir);
+	pp_comms_release(&info->comms);
+	pp_buildids_release(&info->buildids);
 	memset(info, 0, sizeof(*info));
 }

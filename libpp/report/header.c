@@ -14,12 +14,19 @@
 
 #include "libpp/report/report_int.h"
 
-/* "CPU: NAME, speed X MHz (estimated)" */
-static void cpu_line(FILE *out, const struct opd_header *h)
+/*
+ * "CPU: NAME, speed X MHz (estimated)", NAME as OProfile 1.4 names the
+ * cpu type ("Intel Skylake microarchitecture"); a session of software
+ * clocks (cpu-clock, task-clock: the timer cpu type, but not OProfile's
+ * timer mode) says that no hardware counter sampled it
+ */
+static void cpu_line(FILE *out, const struct pp_profile *p)
 {
-	const char *name = pp_cpu_type_is_timer(h->cpu_type) ?
-			   "CPU with timer interrupt" : pp_cpu_type_name(h->cpu_type);
+	const struct opd_header *h = &p->classes[0].header;
+	const char *name = pp_cpu_type_display_name(h->cpu_type);
 
+	if (pp_cpu_type_is_timer(h->cpu_type) && strcmp(p->classes[0].t.event, "TIMER"))
+		name = "no hardware counter (a software clock)";
 	fprintf(out, "CPU: %s", name ? name : "unknown cpu type");
 	if (h->cpu_speed > 0)
 		fprintf(out, ", speed %g MHz (estimated)", h->cpu_speed);
@@ -146,7 +153,7 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 
 	if (o->no_header || !p->nr_classes)
 		return;
-	cpu_line(out, &p->classes[0].header);
+	cpu_line(out, p);
 	if (p->axis != PP_AXIS_EVENT || p->nr_classes == 1)
 		event_line(out, p, 0, info);
 	if (info && info->run.fallback)

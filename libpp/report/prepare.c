@@ -55,11 +55,15 @@ static void check_images(struct pp_profile *p, struct pp_notes *n)
 			continue;
 		}
 		if (t->missing) {
-			pp_note(n, "%s; its samples are counted under the image", t->missing);
+			/* not found at all: it may have moved */
+			pp_note(n, "%s; its samples are counted under the image%s", t->missing,
+				t->file ? "" : " (moved? --image-path DIR or --root DIR "
+					       "finds it)");
 			continue;
 		}
+		/* the build-id recorded when profiled says more than the time */
 		if (im->id.kind == ODB_IMAGE_FILE && t->file && im->mtime && t->mtime >= 0 &&
-		    (uint64_t)t->mtime != im->mtime)
+		    (uint64_t)t->mtime != im->mtime && !t->build_id_checked)
 			pp_note(n, "the binary '%s' was modified after it was profiled: "
 				"its symbols may not match the samples", t->file);
 	}

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,30 @@ static size_t nr_cpus(const struct pp_profile *p)
 	return max < 0 ? 1 : (size_t)max + 1;
 }
 
+/*
+ * processor="...": the part of the cpu type after its '/' ("skylake"),
+ * or the whole type ("timer"), as an XML NCName, which OProfile 1.4's
+ * schema requires (its own reports leave it out for the timer type)
+ */
+static void put_processor(struct pp_out *out, const char *name)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	const char *c;
+
+	if (!(*name >= 'a' && *name <= 'z') && !(*name >= 'A' && *name <= 'Z'))
+		op_strbuf_addch(&sb, '_');
+	for (c = name; *c; c++) {
+		bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			  (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.';
+
+		op_strbuf_addch(&sb, ok ? *c : '_');
+	}
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	pp_out_fmt(out, " processor=\"%s\"\n", sb.buf);
+	op_strbuf_release(&sb);
+}
+
 static void put_profile(struct pp_xml *x)
 {
 	const struct opd_header *h = &x->p->classes[0].header;
@@ -75,8 +100,7 @@ static void put_profile(struct pp_xml *x)
 	slash = strchr(cpu, '/');
 	pp_out_fmt(x->out, " cputype=\"%.*s\"\n",
 		slash ? (int)(slash - cpu) : (int)strlen(cpu), cpu);
-	if (slash && slash[1])
-		pp_out_fmt(x->out, " processor=\"%s\"\n", slash + 1);
+	put_processor(x->out, slash && slash[1] ? slash + 1 : cpu);
 	if (cpus > 1)
 		pp_out_fmt(x->out, " separatedcpus=\"%zu\"\n", cpus);
 	pp_out_fmt(x->out, " mhz=\"%.2f\"\n", h->cpu_speed);
@@ -147,8 +171,11 @@ static size_t number_events(const struct pp_profile *p, size_t *ev)
 
 /*
  * <setup>: one <eventsetup> per event, from the header of its first
- * class, or <timersetup> for the timer cpu type, whose count carries the
- * period of our software clock (oprofile-ng-formats(5), XML REPORT).
+ * class, or, for OProfile's timer mode (the one event TIMER), one
+ * <timersetup>.  A software clock of the timer cpu type (cpu-clock,
+ * task-clock) is an event with its period as the count, so that two of
+ * them are told apart and the schema's single <timersetup> holds
+ * (oprofile-ng-formats(5), XML REPORT).
  */
 static void put_setup(struct pp_xml *x, const size_t *ev, size_t nr_events)
 {
@@ -162,7 +189,8 @@ static void put_setup(struct pp_xml *x, const size_t *ev, size_t nr_events)
 		if (ev[i] != next)
 			continue;
 		next++;
-		if (pp_cpu_type_is_timer(c->header.cpu_type)) {
+		if (pp_cpu_type_is_timer(c->header.cpu_type) && nr_events == 1 &&
+		    !strcmp(c->t.event, "TIMER")) {
 			pp_out_str(x->out, "<timersetup ");
 			pp_xml_attr_u64(x->out, "rtcinterrupts", c->header.ctr_count);
 			pp_out_str(x->out, "/>\n");
@@ -343,7 +371,14 @@ int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err)
 	};
 	size_t nr_events, *ev;
 
-	(void)err;
+	/* OProfile 1.4's schema wants a <binary> and a symbol: a report with
+	 * nothing to show would be invalid XML, so it is an error */
+	if (!s->nr_sel) {
+		free(buffered);
+		op_err_set(err, "no symbol with samples passes the filters and the "
+			   "threshold: an XML report needs one");
+		return PP_REPORT_ERR_NOTHING;
+	}
 	pp_out_init(buffered, out);
 	op_hmap_init(&x.sym_index);
 	/* XML always names whole paths */

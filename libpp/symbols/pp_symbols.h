@@ -88,6 +88,14 @@ struct pp_sym_opts {
 	const char *jit_dir;		/* the session's jit/ (perf-PID.map), or NULL */
 	const char *vmlinux;		/* --vmlinux for no-vmlinux samples, or NULL */
 	enum pp_demangle_mode demangle;	/* how symbol names are shown (-D) */
+	/*
+	 * The build-id (hex) recorded for the binary at path when it was
+	 * profiled, or NULL when none was: a binary found with another
+	 * build-id is not used (the next place is tried; none found: the
+	 * table says so in missing).  NULL function: no check.
+	 */
+	const char *(*profiled_build_id)(const void *data, const char *path);
+	const void *build_id_data;
 };
 
 struct pp_symtab {
@@ -100,6 +108,7 @@ struct pp_symtab {
 	int64_t mtime;		/* st_mtime of file, -1 when unknown */
 	uint64_t file_size;
 	char build_id[41];	/* hex, "" when none */
+	bool build_id_checked;	/* it is the build-id recorded when profiled */
 	void *priv;		/* ELF handles and name storage */
 };
 

@@ -315,12 +315,42 @@ static int note_unusable(struct pp_symtab *t, const char *path, int err)
 	return pp_str_setf(&t->missing, "cannot open: %s", op_strerror(err));
 }
 
+/*
+ * Is the binary just opened (p->elf) the build that was profiled?  true
+ * when it is, or when nothing was recorded to compare; else the first
+ * such binary is remembered in *other (its path and build-id) and p->elf
+ * is closed, so that the next place is tried.
+ */
+static bool profiled_build(struct pp_symtab *t, const char *path, const char *cand,
+			   const struct pp_sym_opts *o, struct op_strbuf *other)
+{
+	struct symtab_priv *p = t->priv;
+	const char *want = o->profiled_build_id ?
+			   o->profiled_build_id(o->build_id_data, path) : NULL;
+
+	if (!want || !p->elf->build_id[0])
+		return true;
+	if (!strcmp(want, p->elf->build_id)) {
+		t->build_id_checked = true;
+		return true;
+	}
+	if (!other->len)
+		op_strbuf_addf(other, "'%s' is not the binary that was profiled (build-id "
+			       "%.12s... then, %.12s... now): it was rebuilt or replaced; give "
+			       "the profiled build with --image-path or --root", cand, want,
+			       p->elf->build_id);
+	pp_elf_close(p->elf);
+	p->elf = NULL;
+	return false;
+}
+
 /* find and open the binary of path: sets p->elf, or t->missing */
 static int find_binary(struct pp_symtab *t, const char *path,
 		       const struct pp_sym_opts *o)
 {
 	struct symtab_priv *p = t->priv;
 	struct op_strbuf cand = OP_STRBUF_INIT, tried = OP_STRBUF_INIT;
+	struct op_strbuf other = OP_STRBUF_INIT;
 	size_t i;
 	int ret = 0, err;
 
@@ -337,6 +367,8 @@ static int find_binary(struct pp_symtab *t, const char *path,
 				op_strbuf_addf(&tried, "%s%s", tried.len ? ", " : "", cand.buf);
 			continue;
 		}
+		if (!err && !profiled_build(t, path, cand.buf, o, &other))
+			continue;
 		ret = err == -ENOMEM ? err : pp_str_set(&t->file, op_strdup(cand.buf));
 		if (!ret && err) {
 			ret = note_unusable(t, cand.buf, err);
@@ -347,14 +379,22 @@ static int find_binary(struct pp_symtab *t, const char *path,
 		}
 		break;
 	}
-	if (!ret && !t->file)
+	if (!ret && !t->file && other.len) {
+		/* the binary found, named: it is there, only not the one */
+		ret = pp_str_set(&t->missing, op_strdup(other.buf));
+		if (!ret)
+			ret = pp_str_set(&t->file, op_strndup(other.buf + 1,
+						      strcspn(other.buf + 1, "'")));
+	}
+	else if (!ret && !t->file)
 		ret = tried.len ? pp_str_setf(&t->missing, "cannot find '%s' (also tried: %s)",
 					   path, tried.buf) :
 				  pp_str_setf(&t->missing, "cannot find '%s'", path);
-	if (!ret && op_strbuf_failed(&tried))
+	if (!ret && (op_strbuf_failed(&tried) || op_strbuf_failed(&other)))
 		ret = -ENOMEM;
 	op_strbuf_release(&cand);
 	op_strbuf_release(&tried);
+	op_strbuf_release(&other);
 	return ret;
 }
 

@@ -68,7 +68,7 @@ samples  %        diff %    symbol name
 2        ---      ---       helper_delta
 EOF
 check 'the header names the cpu and the event of the second profile' \
-	test "$(sed -n 1,2p sessions.out)" = "CPU: i386/skylake, speed 2400 MHz (estimated)
+	test "$(sed -n 1,2p sessions.out)" = "CPU: Intel Skylake microarchitecture, speed 2400 MHz (estimated)
 Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000"
 check 'the shared spec before the braces; sides the other way round' \
 	diff_is back --session-dir=two -l image:fixture_nopie { session:current } { session:previous } <<'EOF'

@@ -179,7 +179,7 @@ check 'mksamples.py writes the gone session' mksession gone
 rm fixtures/libgone.so
 gone_once() {	# NAME OPTIONS...
 	exits 0 "$@" --session-dir=out/gone &&
-	echo "opreport: warning: cannot find 'T/tools/fixtures/libgone.so'; its samples are counted under the image" >"$1.want" &&
+	echo "opreport: warning: cannot find 'T/tools/fixtures/libgone.so'; its samples are counted under the image (moved? --image-path DIR or --root DIR finds it)" >"$1.want" &&
 	norm "$1.err" >"$1.got" && compare "$1.want" "$1.got"
 }
 check 'a missing binary is reported once by -l' gone_once gone-l -l

@@ -70,7 +70,7 @@ header_ok() {
 		reason=$(sed -n 's/^fallback //p' $info) &&
 		grep -qx "Note: operf sampled with a software clock because $reason" hdr.out &&
 		grep -q '^Counted cpu-clock events (CPU time clock (software event), sample every [0-9]* ns) count [0-9]*$' hdr.out &&
-		grep -q '^CPU: CPU with timer interrupt' hdr.out
+		grep -q '^CPU: no hardware counter (a software clock)' hdr.out
 	else
 		! grep -q '^Note: operf sampled' hdr.out
 	fi

@@ -51,15 +51,17 @@ head_is() {
 	{ test ! -s "$h_n.err" || { sed 's/^/# stderr: /' "$h_n.err"; false; }; }
 }
 
+# the cpu named as OProfile 1.4 names it; a software clock is said to be
+# one, not OProfile's timer mode
 check 'the cpu, its speed, the event with unit mask and count' \
 	head_is basic 3 --session-dir=out/basic -l <<'EOF'
-CPU: i386/skylake, speed 2400 MHz (estimated)
+CPU: Intel Skylake microarchitecture, speed 2400 MHz (estimated)
 Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000
 samples  %        symbol name
 EOF
 check 'no speed when none was recorded; one line per cpu column' \
 	head_is threads 5 --session-dir=out/threads --merge=tgid -l <<'EOF'
-CPU: i386/skylake
+CPU: Intel Skylake microarchitecture
 Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000
 Samples on CPU 0
 Samples on CPU 1
@@ -73,13 +75,13 @@ samples  %        symbol name
 EOF
 check 'a software clock without session.info: described, period in ns' \
 	head_is clk 3 --session-dir=out/clk -l <<'EOF'
-CPU: CPU with timer interrupt, speed 2445.43 MHz (estimated)
+CPU: no hardware counter (a software clock), speed 2445.43 MHz (estimated)
 Counted cpu-clock events (CPU time clock, a software event; count in nanoseconds) count 250000
 samples  %        symbol name
 EOF
 check 'two events: one line each, event columns' \
 	head_is ev2 6 --session-dir=out/ev2 <<'EOF'
-CPU: i386/skylake
+CPU: Intel Skylake microarchitecture
 Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000
 Counted inst_retired events with a unit mask of 0x00 count 50000
 cpu_clk_unhalt...|inst_retired:5...|
@@ -88,7 +90,7 @@ cpu_clk_unhalt...|inst_retired:5...|
 EOF
 check 'two unit masks: the event line names both, a line per column' \
 	head_is um 5 --session-dir=out/um -l <<'EOF'
-CPU: i386/skylake
+CPU: Intel Skylake microarchitecture
 Counted l2_rqsts events with unit masks 0x21, 0x42 count 200000
 Samples matching a unit mask of 33
 Samples matching a unit mask of 66
@@ -96,13 +98,13 @@ samples  %        samples  %        symbol name
 EOF
 check '--merge=unitmask: one column, the masks named as merged' \
 	head_is um-merged 3 --session-dir=out/um -l --merge=unitmask <<'EOF'
-CPU: i386/skylake
+CPU: Intel Skylake microarchitecture
 Counted l2_rqsts events with unit masks 0x21, 0x42 (merged) count 200000
 samples  %        symbol name
 EOF
 check 'unit mask 33 alone: its own mask' \
 	head_is um-one 3 --session-dir=out/um -l unit-mask:33 <<'EOF'
-CPU: i386/skylake
+CPU: Intel Skylake microarchitecture
 Counted l2_rqsts events with a unit mask of 0x21 count 200000
 samples  %        symbol name
 EOF
@@ -126,21 +128,21 @@ callgraph 0
 EOF
 check 'the cpu-clock fallback operf recorded is said' \
 	head_is fallback 4 --session-dir=out/clk -l <<'EOF'
-CPU: CPU with timer interrupt, speed 2445.43 MHz (estimated)
+CPU: no hardware counter (a software clock), speed 2445.43 MHz (estimated)
 Counted cpu-clock events (CPU time clock (software event), sample every 250000 ns) count 250000
 Note: operf sampled with a software clock because no hardware PMU, so the cpu's default event cannot count
 samples  %        symbol name
 EOF
 check '... in the summary too' \
 	head_is fallback-sum 3 --session-dir=out/clk <<'EOF'
-CPU: CPU with timer interrupt, speed 2445.43 MHz (estimated)
+CPU: no hardware counter (a software clock), speed 2445.43 MHz (estimated)
 Counted cpu-clock events (CPU time clock (software event), sample every 250000 ns) count 250000
 Note: operf sampled with a software clock because no hardware PMU, so the cpu's default event cannot count
 EOF
 sed -i '/^fallback/d' $info && echo kernel-excluded >>$info
 check 'no fallback recorded: no note; kernel samples left out: a note' \
 	head_is nofallback 4 --session-dir=out/clk -l <<'EOF'
-CPU: CPU with timer interrupt, speed 2445.43 MHz (estimated)
+CPU: no hardware counter (a software clock), speed 2445.43 MHz (estimated)
 Counted cpu-clock events (CPU time clock (software event), sample every 250000 ns) count 250000
 Note: kernel samples were not recorded (/proc/sys/kernel/perf_event_paranoid)
 samples  %        symbol name

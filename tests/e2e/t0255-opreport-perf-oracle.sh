@@ -32,12 +32,11 @@ same_run() {
 	python3 "$ORACLE_PERF" "$s_n.perf" "$s_c" "$s_n.sum.out" "$s_n.l.out"
 }
 
-# inputs for several thousand samples each, one thread each (fewer
-# context switches, whose kernel samples the two samplers split
-# differently on a loaded machine): 1 percentage point is then well
-# beyond the noise between the two tools
+# inputs for 15 000 samples or more each (a share's sampling noise is then
+# under 0.4 points), one thread each (fewer context switches, whose
+# kernel samples the two samplers split differently on a loaded machine)
 head -c 3000000 /dev/urandom | od -An -tx1 -v >data.txt || exit 99
-head -c 12000000 /dev/urandom | od -An -tx1 -v >big.txt || exit 99
+head -c 30000000 /dev/urandom | od -An -tx1 -v >big.txt || exit 99
 if command -v xz >/dev/null 2>&1; then
 	check 'xz -6: images and named symbols as perf sees them' \
 		same_run xz xz xz -6 -T1 -k -c data.txt
@@ -52,7 +51,7 @@ fi
 if command -v python3 >/dev/null 2>&1; then
 	check 'python3 (json): the same' same_run py python3 python3 -c '
 import json
-for i in range(200000):
+for i in range(800000):
     json.dumps({"a": [i] * 50, "b": str(i)})'
 else
 	skip 'python3 against perf' 'python3 is not installed'

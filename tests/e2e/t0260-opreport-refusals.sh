@@ -5,7 +5,9 @@
 # summary, an unknown --verbose level.  Where ours does more, what it does:
 # -w/-g/-a without -l imply it; a missing --image-path directory is warned
 # about; -i/-e that select no symbol with samples fail in opreport as in
-# opannotate (exit 1); -f names the kernel /no-vmlinux.
+# opannotate (exit 1); -f names the kernel /no-vmlinux; --session-dir at
+# the parent of oprofile_data, or at its samples/, and archive: of a
+# missing directory get messages that say what to give.
 . "$top_srcdir/tests/lib.sh"
 use_fixtures
 check 'mksamples.py writes the basic session' mksession basic
@@ -54,5 +56,23 @@ ip() {
 	grep -qx "opreport: warning: --image-path: '/no/such/dir' is not a directory: no binary is looked for there" ip.err
 }
 check '-p /no/such/dir: warned about, the report made' ip
+
+# session directories given one level off: said, with the option to give
+mkdir -p project && cp -R out/basic project/oprofile_data || exit 99
+parent() {
+	exits 1 par --session-dir=project &&
+	grep -q "^opreport: error: '.*/project' holds no session, but its oprofile_data does: give --session-dir=.*/project/oprofile_data\$" par.err
+}
+check '--session-dir at the parent of oprofile_data: the right one named' parent
+samples() {
+	exits 1 smp --session-dir=project/oprofile_data/samples &&
+	grep -q "^opreport: error: '.*/samples' is the samples directory of a session: give --session-dir=.*/project/oprofile_data, the directory above it\$" smp.err
+}
+check '--session-dir at its samples/: the directory above named' samples
+archive() {
+	exits 1 arc archive:/no/such/archive &&
+	grep -q "^opreport: error: cannot use archive '/no/such/archive': No such file or directory (an archive is the directory" arc.err
+}
+check 'archive: of a missing directory: said what an archive is' archive
 
 done_testing

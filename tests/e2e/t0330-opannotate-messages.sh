@@ -147,7 +147,7 @@ cp -p "$FIX/build/fixture_nopie" "$FIX/build/gone" || exit 99
 check 'mksamples.py writes a session on a copy' variant gone gone
 gone=$(sed -n 's|^ *"\(/[^"]*/gone\)": {$|\1|p' out/gone.expect.json | head -n 1)
 mkdir -p "$T/elsewhere" && mv "$FIX/build/gone" "$T/elsewhere/" || exit 99
-gone_msg="opannotate: warning: cannot find '$gone'; its samples are counted under the image"
+gone_msg="opannotate: warning: cannot find '$gone'; its samples are counted under the image (moved? --image-path DIR or --root DIR finds it)"
 check 'missing: --source exits 1' ann_exits 1 gone-s --session-dir=out/gone -s
 check '... the binary named once, then why nothing' said gone-s <<EOF
 $gone_msg

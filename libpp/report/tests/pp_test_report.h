@@ -43,12 +43,13 @@
 
 /* the header lines of every report of the sessions */
 #define PP_TEST_HEADER							\
-	"CPU: i386/skylake, speed 2400 MHz (estimated)\n"		\
+	"CPU: Intel Skylake microarchitecture, speed 2400 MHz (estimated)\n"		\
 	"Counted ev events with a unit mask of 0x00 count 100000\n"
 
 /* the note about session "s"'s missing program, for every symbol output */
 #define PP_TEST_MISSING_PROG \
-	"cannot find '/opt/t/prog'; its samples are counted under the image\n"
+	"cannot find '/opt/t/prog'; its samples are counted under the image" \
+	" (moved? --image-path DIR or --root DIR finds it)\n"
 
 /* the specification of the kernel's own samples: alpha 500, beta 200, delta 50 */
 #define PP_TEST_K_ONLY "image:no-vmlinux"

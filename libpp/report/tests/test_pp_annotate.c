@@ -130,7 +130,7 @@ static void info_block(struct op_strbuf *sb, const char *what)
 		       " * Interpretation of command line:\n"
 		       "%s"
 		       " * \n"
-		       " * CPU: i386/skylake, speed 2400 MHz (estimated)\n"
+		       " * CPU: Intel Skylake microarchitecture, speed 2400 MHz (estimated)\n"
 		       " * Counted ev events with a unit mask of 0x00 count 100000\n"
 		       " */\n", what);
 }
