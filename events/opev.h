@@ -176,6 +176,17 @@ const char *opev_cpu_name(uint32_t cpu_type);
 /* how OProfile 1.4's reports name it ("Intel Skylake microarchitecture"),
  * or NULL past the table */
 const char *opev_cpu_display_name(uint32_t cpu_type);
+
+/*
+ * How OProfile's report headers describe event (a sample file's event
+ * name, any case) with unit mask um, recorded with cpu_type: the event's
+ * description into desc and the unit mask's into umdesc ("No unit mask"
+ * for 0 without one, "multiple flags" for a value no single unit mask
+ * has), from libpfm4's tables of that type's PMU, present here or not.
+ * 0, or OPEV_ERR_UNKNOWN_EVENT when libpfm4 has no such event there.
+ */
+int opev_describe(uint32_t cpu_type, const char *event, uint32_t um, char *desc,
+		  size_t desc_size, char *umdesc, size_t umdesc_size);
 /* number of entries in the OProfile 1.4 op_cpu table (88) */
 #define OPEV_NR_CPU_TYPES 88u
 #define OPEV_CPU_TIMER 4u

@@ -324,3 +324,13 @@ const char *opev_cpu_default_event(uint32_t cpu_type)
 		return "CYCLES";
 	return NULL;
 }
+
+const char *opev_cpu_pmu(uint32_t cpu_type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pmu_map) / sizeof(pmu_map[0]); i++)
+		if (pmu_map[i].cpu_type == cpu_type)
+			return pmu_map[i].pmu;
+	return NULL;
+}

@@ -238,6 +238,35 @@ static void test_default_event(void **state)
 	}
 }
 
+/* events described from libpfm4's tables of a type's PMU, present or not */
+static void test_describe(void **state)
+{
+	char desc[512], um[256];
+
+	(void)state;
+	/* i386/skylake (80): skl, whatever this machine is */
+	assert_int_equal(opev_describe(80, "cpu_clk_unhalted", 0, desc, sizeof(desc),
+				       um, sizeof(um)), 0);
+	assert_non_null(strstr(desc, "cycles"));
+	assert_true(um[0] != '\0');
+	assert_int_equal(opev_describe(80, "L2_RQSTS", 0x21, desc, sizeof(desc),
+				       um, sizeof(um)), 0);
+	assert_true(desc[0] != '\0');
+	assert_string_not_equal(um, "multiple flags");
+	assert_string_not_equal(um, "No unit mask");
+	/* a value no single unit mask has */
+	assert_int_equal(opev_describe(80, "L2_RQSTS", 0xfe, desc, sizeof(desc),
+				       um, sizeof(um)), 0);
+	assert_string_equal(um, "multiple flags");
+	/* unknown events and types */
+	assert_int_equal(opev_describe(80, "no_such_event", 0, desc, sizeof(desc),
+				       um, sizeof(um)), OPEV_ERR_UNKNOWN_EVENT);
+	assert_int_equal(opev_describe(OPEV_CPU_TIMER, "cpu-clock", 0, desc, sizeof(desc),
+				       um, sizeof(um)), OPEV_ERR_UNKNOWN_EVENT);
+	assert_int_equal(opev_describe(88, "cycles", 0, desc, sizeof(desc),
+				       um, sizeof(um)), OPEV_ERR_UNKNOWN_EVENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_new_pmu),
 		cmocka_unit_test(test_fallback),
 		cmocka_unit_test(test_default_event),
+		cmocka_unit_test(test_describe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

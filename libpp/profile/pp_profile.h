@@ -217,6 +217,12 @@ const char *pp_cpu_type_name(uint32_t cpu_type);
 /* how OProfile 1.4's reports name it ("Intel Skylake microarchitecture"),
  * NULL when unknown */
 const char *pp_cpu_type_display_name(uint32_t cpu_type);
+/*
+ * The descriptions of event and of its unit mask um (cpu_type's, from
+ * libpfm4): 0, or an error when libpfm4 does not know the event there
+ */
+int pp_event_describe(uint32_t cpu_type, const char *event, uint32_t um, char *desc,
+		      size_t desc_size, char *um_desc, size_t um_desc_size);
 
 /* does a header's cpu type say "timer" (software clocks, the timer type)? */
 bool pp_cpu_type_is_timer(uint32_t cpu_type);

@@ -777,6 +777,12 @@ const char *pp_cpu_type_name(uint32_t cpu_type)
 	return opev_cpu_name(cpu_type);
 }
 
+int pp_event_describe(uint32_t cpu_type, const char *event, uint32_t um, char *desc,
+		      size_t desc_size, char *um_desc, size_t um_desc_size)
+{
+	return opev_describe(cpu_type, event, um, desc, desc_size, um_desc, um_desc_size);
+}
+
 const char *pp_cpu_type_display_name(uint32_t cpu_type)
 {
 	return opev_cpu_display_name(cpu_type);

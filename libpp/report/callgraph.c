@@ -138,11 +138,18 @@ static void cg_item(void *ctx, void *local, size_t i, FILE *out)
  * Arcs operf could not record (their caller was in no mapping it knew):
  * how many, why that happens and what helps, in the header
  */
-static void arcs_note(FILE *out, const struct pp_report *r)
+static void arcs_note(FILE *out, const struct pp_report *r, const struct pp_side *s)
 {
 	uint64_t n = r->info ? odb_stats_lost_arcs(&r->info->stats) : 0;
 
-	if (r->o->no_header || !n)
+	if (r->o->no_header)
+		return;
+	if (!s->p->nr_cg) {
+		fputs("Note: the profile has no call-graph samples, so no callers or "
+		      "callees are listed: record with operf --callgraph (-g)\n", out);
+		return;
+	}
+	if (!n)
 		return;
 	fprintf(out, "Note: %" PRIu64 " call-graph arc%s not recorded: the caller "
 		"was in no known mapping, as happens when the stack of code built "
@@ -167,7 +174,7 @@ int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 	(void)err;
 	pp_report_header(out, sh.s->p, r->info, r->o);
 	pp_outside_header(out, r, sh.s);
-	arcs_note(out, r);
+	arcs_note(out, r, sh.s);
 	pp_cols_of(&sh.cols, r, sh.s);
 	if (!r->o->no_header)
 		pp_cols_header(out, &sh.cols, sh.s->p->nr_classes);

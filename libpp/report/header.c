@@ -58,7 +58,8 @@ static const char *recorded_desc(const struct pp_session_info *info,
  * class when the columns are unit masks) have several, " with unit masks
  * 0x21, 0x42", and " (merged)" when --merge=unitmask put them together
  */
-static void unit_mask_text(FILE *out, const struct pp_profile *p, size_t cls)
+static void unit_mask_text(FILE *out, const struct pp_profile *p, size_t cls,
+			   const char *um_desc)
 {
 	bool all = p->axis == PP_AXIS_UNITMASK && p->nr_classes > 1;
 	uint32_t seen[8];
@@ -85,6 +86,8 @@ static void unit_mask_text(FILE *out, const struct pp_profile *p, size_t cls)
 	if (nr < 2) {
 		fprintf(out, " with a unit mask of 0x%02x",
 			nr ? seen[0] : p->classes[cls].header.ctr_um);
+		if (um_desc)
+			fprintf(out, " (%s)", um_desc);
 		return;
 	}
 	fputs(" with unit masks", out);
@@ -102,7 +105,8 @@ static void event_line(FILE *out, const struct pp_profile *p, size_t cls,
 {
 	const struct pp_class *c = &p->classes[cls];
 	const struct opd_header *h = &c->header;
-	const char *desc = recorded_desc(info, c->t.event);
+	const char *desc = recorded_desc(info, c->t.event), *um_desc = NULL;
+	char found[512], um_found[256];
 
 	if (pp_cpu_type_is_timer(h->cpu_type) && !strcmp(c->t.event, "TIMER")) {
 		fputs("Profiling through timer interrupt\n", out);
@@ -115,10 +119,17 @@ static void event_line(FILE *out, const struct pp_profile *p, size_t cls,
 			c->t.count);
 		return;
 	}
+	/* else from libpfm4's tables of the recorded cpu type, as OProfile
+	 * describes events from its own (with the unit mask's text too) */
+	if (!desc && !pp_event_describe(h->cpu_type, c->t.event, h->ctr_um, found,
+					sizeof(found), um_found, sizeof(um_found))) {
+		desc = found;
+		um_desc = um_found;
+	}
 	fprintf(out, "Counted %s events", c->t.event);
 	if (desc)
 		fprintf(out, " (%s)", desc);
-	unit_mask_text(out, p, cls);
+	unit_mask_text(out, p, cls, um_desc);
 	fprintf(out, " count %d\n", c->t.count);
 }
 

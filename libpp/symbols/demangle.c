@@ -10,8 +10,10 @@
  * matched.  A rule matches only where a name starts (not after a letter,
  * digit, '_' or ':'), and rules are applied until none matches, so
  * std::vector<std::__cxx11::basic_string<char, ...> > becomes
- * std::vector<std::string> over two passes.  The space libiberty puts
- * between two closing '>' goes when the first one is rewritten away.
+ * std::vector<std::string> over two passes, and then, as OProfile 1.4's
+ * smart names go, vector<string>: "std::" is dropped where a name
+ * starts.  The space libiberty puts between two closing '>' goes when
+ * the first one is rewritten away.
  * OProfile kept such rules in a data file (libregex/stl.pat.in); these
  * are the spellings g++ and libiberty produce today.
  *
@@ -229,6 +231,27 @@ static bool smart_pass(const char *in, struct op_strbuf *out)
 	return changed;
 }
 
+/*
+ * The last step, as OProfile 1.4's smart names go: "std::" dropped
+ * where a name starts (vector<long> for std::vector<long>); "mystd::"
+ * and "a::std::" stay
+ */
+static void drop_std(const char *in, struct op_strbuf *out)
+{
+	const char *p = in, *hit;
+
+	while ((hit = strstr(p, RULE_START))) {
+		op_strbuf_add(out, p, (size_t)(hit - p));
+		if (hit == in || !name_char(hit[-1]))
+			p = hit + strlen(RULE_START);
+		else {
+			op_strbuf_add(out, hit, strlen(RULE_START));
+			p = hit + strlen(RULE_START);
+		}
+	}
+	op_strbuf_addstr(out, p);
+}
+
 char *pp_demangle_smart(const char *name)
 {
 	struct op_strbuf a = OP_STRBUF_INIT, b = OP_STRBUF_INIT;
@@ -245,6 +268,10 @@ char *pp_demangle_smart(const char *name)
 		op_strbuf_reset(&a);
 		op_strbuf_add(&a, b.buf, b.len);
 	}
+	op_strbuf_reset(&b);
+	drop_std(a.buf ? a.buf : "", &b);
+	op_strbuf_reset(&a);
+	op_strbuf_add(&a, b.buf ? b.buf : "", b.len);
 	if (op_strbuf_failed(&a) || op_strbuf_failed(&b)) {
 		op_strbuf_release(&b);
 		op_strbuf_release(&a);

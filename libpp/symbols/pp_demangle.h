@@ -3,7 +3,8 @@
  * C++ demangling for the reports (libiberty).  -D none keeps the raw
  * names; normal demangles with parameters; smart also shortens standard
  * library spellings (std::basic_string<char, std::char_traits<char>,
- * std::allocator<char> > -> std::string, and the like).
+ * std::allocator<char> > -> std::string, and the like) and, as OProfile
+ * 1.4 does, drops "std::" where a name starts (vector<long>).
  */
 #ifndef PP_DEMANGLE_H
 #define PP_DEMANGLE_H

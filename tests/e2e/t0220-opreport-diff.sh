@@ -69,7 +69,7 @@ samples  %        diff %    symbol name
 EOF
 check 'the header names the cpu and the event of the second profile' \
 	test "$(sed -n 1,2p sessions.out)" = "CPU: Intel Skylake microarchitecture, speed 2400 MHz (estimated)
-Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000"
+Counted cpu_clk_unhalted events (Count core clock cycles whenever the clock signal on the specific core is running (not halted)) with a unit mask of 0x00 (No unit mask) count 100000"
 check 'the shared spec before the braces; sides the other way round' \
 	diff_is back --session-dir=two -l image:fixture_nopie { session:current } { session:previous } <<'EOF'
 samples  %        diff %    symbol name

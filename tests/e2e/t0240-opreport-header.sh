@@ -52,17 +52,18 @@ head_is() {
 }
 
 # the cpu named as OProfile 1.4 names it; a software clock is said to be
-# one, not OProfile's timer mode
+# one, not OProfile's timer mode; events and unit masks described as
+# OProfile describes them, the text from libpfm4 (Debian 12's)
 check 'the cpu, its speed, the event with unit mask and count' \
 	head_is basic 3 --session-dir=out/basic -l <<'EOF'
 CPU: Intel Skylake microarchitecture, speed 2400 MHz (estimated)
-Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000
+Counted cpu_clk_unhalted events (Count core clock cycles whenever the clock signal on the specific core is running (not halted)) with a unit mask of 0x00 (No unit mask) count 100000
 samples  %        symbol name
 EOF
 check 'no speed when none was recorded; one line per cpu column' \
 	head_is threads 5 --session-dir=out/threads --merge=tgid -l <<'EOF'
 CPU: Intel Skylake microarchitecture
-Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000
+Counted cpu_clk_unhalted events (Count core clock cycles whenever the clock signal on the specific core is running (not halted)) with a unit mask of 0x00 (No unit mask) count 100000
 Samples on CPU 0
 Samples on CPU 1
 samples  %        samples  %        image name               symbol name
@@ -82,8 +83,8 @@ EOF
 check 'two events: one line each, event columns' \
 	head_is ev2 6 --session-dir=out/ev2 <<'EOF'
 CPU: Intel Skylake microarchitecture
-Counted cpu_clk_unhalted events with a unit mask of 0x00 count 100000
-Counted inst_retired events with a unit mask of 0x00 count 50000
+Counted cpu_clk_unhalted events (Count core clock cycles whenever the clock signal on the specific core is running (not halted)) with a unit mask of 0x00 (No unit mask) count 100000
+Counted inst_retired events (Number of instructions retired (Precise Event)) with a unit mask of 0x00 (Number of instructions retired. General Counter - architectural event) count 50000
 cpu_clk_unhalt...|inst_retired:5...|
   samples|      %|  samples|      %|
 ------------------------------------
@@ -91,7 +92,7 @@ EOF
 check 'two unit masks: the event line names both, a line per column' \
 	head_is um 5 --session-dir=out/um -l <<'EOF'
 CPU: Intel Skylake microarchitecture
-Counted l2_rqsts events with unit masks 0x21, 0x42 count 200000
+Counted l2_rqsts events (L2 requests) with unit masks 0x21, 0x42 count 200000
 Samples matching a unit mask of 33
 Samples matching a unit mask of 66
 samples  %        samples  %        symbol name
@@ -99,13 +100,13 @@ EOF
 check '--merge=unitmask: one column, the masks named as merged' \
 	head_is um-merged 3 --session-dir=out/um -l --merge=unitmask <<'EOF'
 CPU: Intel Skylake microarchitecture
-Counted l2_rqsts events with unit masks 0x21, 0x42 (merged) count 200000
+Counted l2_rqsts events (L2 requests) with unit masks 0x21, 0x42 (merged) count 200000
 samples  %        symbol name
 EOF
 check 'unit mask 33 alone: its own mask' \
 	head_is um-one 3 --session-dir=out/um -l unit-mask:33 <<'EOF'
 CPU: Intel Skylake microarchitecture
-Counted l2_rqsts events with a unit mask of 0x21 count 200000
+Counted l2_rqsts events (L2 requests) with a unit mask of 0x21 (Demand Data Read requests that miss L2 cache) count 200000
 samples  %        symbol name
 EOF
 check '-n: no header lines at all' \

@@ -93,11 +93,16 @@ for i in range(60000):
 	check 'operf as' profile as -d as as -o big.o big.s
 	check 'opreport: summary and -l of as' views as
 	check '-l: as and its libraries add up, shares of all samples' honest as
-	as_gap() {	# as's own samples: gap rows of its .text, or PLT entries
-		a=$(readlink -f "$(command -v as)") && a=${a##*/} &&
-		test -z "$(grep " $a " as.l.out | grep -v " $a  *\[$a 0x" | grep -v '@plt$')"
+	as_gap() {	# as's own rows: gaps, PLT entries, or what its .dynsym exports
+		p=$(readlink -f "$(command -v as)") && a=${p##*/} &&
+		nm -D --defined-only "$p" | awk '{ print $NF }' | sed 's/@.*//' | sort -u >as.dynsym &&
+		grep " $a " as.l.out | grep -v " $a  *\[$a 0x" | grep -v '@plt$' |
+			awk '{ print $NF }' | sort -u >as.named &&
+		comm -23 as.named as.dynsym >as.other &&
+		grep -q " $a  *\[$a 0x" as.l.out &&
+		{ test ! -s as.other || { sed 's/^/# neither a gap nor exported: /' as.other; false; }; }
 	}
-	check '... as itself: gap rows and PLT entries, not one line named after the image' as_gap
+	check '... as itself: gap rows, PLT entries and its exports, not one line named after the image' as_gap
 else
 	skip 'as: a binary without symbols of its own' 'binutils is not installed'
 fi

@@ -102,6 +102,25 @@ static const struct pp_test_out_row out_rows[] = {
 		  "10       10.0000  [no-vmlinux 0x1280-0x12ff]\n"
 		  "  10       100.000  [no-vmlinux 0x1280-0x12ff] [self]\n"
 		  PP_TEST_RULE },
+	/* a profile without call-graph files: -c says so */
+	{ .line = __LINE__, .output = "callgraph", .sessions = { "n" },
+	  .text = PP_TEST_HEADER
+		  "Note: the profile has no call-graph samples, so no callers or callees "
+		  "are listed: record with operf --callgraph (-g)\n"
+		  "samples  %        symbol name\n"
+		  PP_TEST_RULE
+		  "10       25.0000  alpha\n"
+		  "  10       100.000  alpha [self]\n"
+		  PP_TEST_RULE
+		  "10       25.0000  beta\n"
+		  "  10       100.000  beta [self]\n"
+		  PP_TEST_RULE
+		  "10       25.0000  delta\n"
+		  "  10       100.000  delta [self]\n"
+		  PP_TEST_RULE
+		  "10       25.0000  gamma\n"
+		  "  10       100.000  gamma [self]\n"
+		  PP_TEST_RULE },
 	/* --- symbols: shares of all samples --- */
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" },
 	  .text = PP_TEST_HEADER
