@@ -185,6 +185,10 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 		op_hint("profile with 'operf COMMAND' first, or give --session-dir");
 		return 1;
 	}
+	/* where a session was looked for when none was given, as OProfile
+	 * 1.4 says it */
+	if (!job->sd.given && !o->quiet)
+		fprintf(stderr, "Using %s/samples/ for samples directory.\n", job->sd.dir);
 	job->nr_sides = job->spec.differential ? 2 : 1;
 	for (side = 0; side < job->nr_sides; side++) {
 		ret = list_side(job, side, side ? &job->spec.second : first);

@@ -13,11 +13,12 @@
  *  - else its .dynsym (OProfile ignores .dynsym: stripped libraries then
  *    show as one symbol);
  *  - kernel images: the session's copy of /proc/kallsyms (or the running
- *    kernel's, or a vmlinux's .symtab);
+ *    kernel's, but never for an archive, or a vmlinux's .symtab);
  *  - the [vdso]: the session's copy of the vdso image (or the running
- *    kernel's vdso);
+ *    kernel's vdso, not for an archive);
  *  - other anonymous regions: the perf map file of their process (JIT
- *    code), the session's copy in opts->jit_dir, else /tmp/perf-PID.map;
+ *    code), the session's copy in opts->jit_dir, else /tmp/perf-PID.map
+ *    (not for an archive);
  *  - else, for a binary that cannot be read, one artificial symbol named
  *    after the image, covering it all.
  * Samples between symbols are counted under gap symbols and PLT entries

@@ -409,11 +409,14 @@ static int load_file(struct pp_symtab *t, const char *path,
 	return load_elf(t, mode);
 }
 
-/* kallsyms text: the session's copy, else the running kernel's */
+/*
+ * kallsyms text: the session's copy, else the running kernel's (never
+ * for an archive: its kernel is another machine's)
+ */
 static int read_kallsyms(struct pp_symtab *t, const struct pp_sym_opts *o)
 {
 	struct symtab_priv *p = t->priv;
-	const char *paths[2] = { o->kallsyms, PROC_KALLSYMS };
+	const char *paths[2] = { o->kallsyms, o->archive ? NULL : PROC_KALLSYMS };
 	size_t i, len;
 
 	for (i = 0; i < 2; i++) {
@@ -483,6 +486,10 @@ static int load_kallsyms(struct pp_symtab *t, const char *module,
 			      "needs the vmlinux (operf --vmlinux=FILE)";
 	if (ret)
 		return ret;
+	if (!p->text && o->archive)
+		return pp_str_setf(&t->missing, "no kernel symbols: the archive has no "
+				"usable kernel/kallsyms (the running kernel's would be "
+				"another machine's)");
 	if (!p->text && o->kallsyms)
 		return pp_str_setf(&t->missing, "no kernel symbols: neither '%s' nor "
 				PROC_KALLSYMS " shows addresses", o->kallsyms);
@@ -616,7 +623,7 @@ static int load_vdso(struct pp_symtab *t, const struct pp_sym_opts *o)
 			ret = pp_str_set(&t->file, op_strdup(o->vdso));
 		}
 	}
-	if (!p->elf)
+	if (!p->elf && !o->archive)	/* an archive's kernel is another's */
 		ret = running_vdso(t);
 	if (ret || !p->elf)
 		return ret;
@@ -633,7 +640,7 @@ static int load_perfmap(struct pp_symtab *t, const struct odb_image_id *image,
 			const struct pp_sym_opts *o)
 {
 	struct symtab_priv *p = t->priv;
-	const char *dirs[2] = { o->jit_dir, "/tmp" };
+	const char *dirs[2] = { o->jit_dir, o->archive ? NULL : "/tmp" };
 	struct op_strbuf path = OP_STRBUF_INIT;
 	struct pp_cands c = { 0 };
 	char *text = NULL;

@@ -11,7 +11,8 @@
 #  - no arc is reported as dropped;
 #  - with --merge=lib or all each function is one entry, not one with
 #    its samples and another with its callers;
-#  - opannotate -s does not warn that kernel symbols have no lines.
+#  - opannotate -s does not warn that kernel symbols have no lines;
+#  - an archive's kernel symbols come from the archive only.
 . "$top_srcdir/tests/lib.sh"
 need_perf
 test -x "$OPREPORT" || skip_all "opreport is not built"
@@ -88,5 +89,16 @@ quiet() {
 	! grep -q 'kallsyms' ann.err
 }
 check 'opannotate -s: no warning that kernel symbols have no lines' quiet
+# an archive of the session without its kallsyms copy: the running
+# kernel's symbols are another machine's to an archive, never used
+arch=$T/arch$T_REAL
+mkdir -p "$arch" && cp -R dd "$arch/dd" && rm "$arch/dd/samples/current/kernel/kallsyms" ||
+	exit 99
+archive_own() {
+	exits 0 ar --session-dir="$T_REAL/dd" -l archive:"$T/arch" &&
+	grep -q "no kernel symbols: the archive has no usable kernel/kallsyms" ar.err &&
+	! grep -q 'ksys_write\|vfs_read' ar.out && grep -q ' /no-vmlinux$' ar.out
+}
+check 'archive: without kallsyms: no kernel names from the running machine' archive_own
 
 done_testing

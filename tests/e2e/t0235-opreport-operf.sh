@@ -17,8 +17,10 @@ threads=$WORKLOADS/threads
 # --- the default session directory ---------------------------------------
 check 'operf ./split (default event, ./oprofile_data)' profile run "$split"
 check 'opreport finds ./oprofile_data by itself' exits 0 sum -n
-same_as() {	# NAME OPTIONS...: the same summary as sum.out
-	exits 0 "$@" -n && cmp sum.out "$1.out"
+check '... and says so, as OProfile 1.4 does' \
+	grep -qx "Using $T_REAL/oprofile_data/samples/ for samples directory." sum.err
+same_as() {	# NAME OPTIONS...: the same summary as sum.out, no "Using" line
+	exits 0 "$@" -n && cmp sum.out "$1.out" && ! grep -q '^Using ' "$1.err"
 }
 check '... the same report as with --session-dir=oprofile_data' \
 	same_as sd --session-dir=oprofile_data
