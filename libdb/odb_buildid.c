@@ -61,7 +61,8 @@ static int find_note(const struct elf_reader *r, const unsigned char *buf, size_
 {
 	size_t pos = 0;
 
-	while (len - pos >= 12) {
+	/* a note's padding may run past the end: pos can exceed len */
+	while (pos <= len && len - pos >= 12) {
 		uint64_t namesz = get(r, buf + pos, 4), descsz = get(r, buf + pos + 4, 4);
 		uint64_t type = get(r, buf + pos + 8, 4);
 		uint64_t name_at = pos + 12, desc_at = name_at + ((namesz + 3) & ~3ull);

@@ -53,6 +53,48 @@ if want_img:
 EOF
 }
 
+# all_views SESSION: -d, -c and -X add up to the summary too: detail
+# lines sum to their symbol, the [self] lines of -c and the <symbol>
+# counts of each XML <module> (or <binary>) to the image's line
+all_views() {
+	exits 0 "$1.d" --session-dir="$1" -d -n &&
+	exits 0 "$1.c" --session-dir="$1" -c -n &&
+	exits 0 "$1.x" --session-dir="$1" -X &&
+	python3 - "$1.sum.out" "$1.d.out" "$1.c.out" "$1.x.out" "$top_srcdir/tests/tools" <<'EOF'
+import re, sys
+import xml.etree.ElementTree as E
+sys.path.insert(0, sys.argv[5])
+from perf_oracle import our_summary
+total, images = our_summary(sys.argv[1])
+# -d: a symbol line (an address first), then its detail lines (indented)
+sym, got, want = None, 0, 0
+for l in open(sys.argv[2]).read().splitlines() + ["END"]:
+    if l.startswith("  "):
+        got += int(l.split()[1])
+        continue
+    assert got == want, "-d: details of %r sum to %d, not %d" % (sym, got, want)
+    if l != "END":
+        sym, got, want = l, 0, int(l.split()[1])
+# -c: the [self] lines sum to all samples
+selfs = sum(int(l.split()[0]) for l in open(sys.argv[3]) if l.rstrip().endswith("[self]"))
+assert selfs == total, "-c: [self] lines sum to %d, not %d" % (selfs, total)
+# -X: each module's symbols sum to its count; the counts to the summary's
+root = E.parse(sys.argv[4]).getroot()
+by_name = {}
+for m in root.iter():
+    if m.tag not in ("module", "binary") or m.find("count") is None:
+        continue
+    c = int(m.find("count").text)
+    syms = sum(int(s.find("count").text) for s in m.findall("symbol"))
+    assert syms == c, "-X: %s: symbols %d, count %d" % (m.get("name"), syms, c)
+    by_name[m.get("name").rsplit("/", 1)[-1]] = c
+for img, c in images.items():
+    if img.startswith("["):
+        continue    # an anonymous region: named by its range
+    assert by_name.get(img) == c, "-X: %s: %s, the summary says %d" % (img, by_name.get(img), c)
+EOF
+}
+
 # note SESSION: the header's note agrees with the gap rows of -l
 note() {
 	grep -q '^Note: [0-9]* of [0-9]* samples ([0-9.]*%) are outside every named symbol: shown as \[IMAGE 0xFIRST-0xLAST\], a row per gap between symbols$' "$1.lh.out"
@@ -67,6 +109,7 @@ if command -v xz >/dev/null 2>&1; then
 	check '-l: rows add up to the summary per image, shares of all samples' \
 		honest xz liblzma 50
 	check '-l: the header notes the samples outside named symbols' note xz
+	check '-d, -c and -X add up to the summary as well' all_views xz
 	check '... and names liblzma'"'"'s debug package or build-id path' \
 		grep -q '^Note: [0-9]* of them in liblzma[.0-9so]*: no debug information in' xz.lh.out
 else
@@ -80,6 +123,7 @@ if command -v bzip2 >/dev/null 2>&1; then
 	check '-l: rows add up to the summary per image, shares of all samples' \
 		honest bz libbz2 30
 	check '-l: the header notes the samples outside named symbols' note bz
+	check '-d, -c and -X add up to the summary as well' all_views bz
 else
 	skip 'bzip2: stripped libbz2' 'bzip2 is not installed'
 fi

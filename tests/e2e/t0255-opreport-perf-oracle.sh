@@ -9,7 +9,10 @@
 # interpreter's exported functions, libc's).  opreport is given the
 # command's application (the one with most samples), as perf is given
 # its name: a command run through a script or a shim has other programs
-# in the session.
+# in the session.  Both sample user space only: on a loaded machine the
+# kernel samples around interrupts and context switches differ between
+# two samplers by more than a point (each one's interrupts land in the
+# other's profile); kernel names are checked against kallsyms by t0186.
 . "$top_srcdir/tests/lib.sh"
 need_perf
 test -x "$OPREPORT" || skip_all "opreport is not built"
@@ -22,7 +25,8 @@ ORACLE_PERF=$top_srcdir/tests/tools/perf_oracle.py
 same_run() {
 	s_n=$1 s_c=$2
 	shift 2
-	perf record -q -e cpu-clock -o "$s_n.data" -- operf -d "$s_n" "$@" \
+	perf record -q -e cpu-clock:u -o "$s_n.data" -- \
+		operf -e cpu-clock:250000:0:0:1 -d "$s_n" "$@" \
 		>"$s_n.run.out" 2>"$s_n.run.err" || { sed 's/^/# /' "$s_n.run.err"; return 1; }
 	perf script -i "$s_n.data" -F comm,ip,sym,dso >"$s_n.perf" 2>/dev/null &&
 	exits 0 "$s_n.apps" --session-dir="$s_n" -n -f &&
