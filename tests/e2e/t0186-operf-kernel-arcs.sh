@@ -74,9 +74,9 @@ check '... nearly every kernel arc between named functions, not gaps' named
 check 'no arcs reported as dropped' sh -c '! grep -q "dropped" cg.err'
 # --merge=lib and all: the images are applications; a kernel function
 # called from libc is still one entry, with its samples and its callers
-once() {	# MERGE
+once() {	# MERGE: no (image, symbol) twice, whatever application it is of
 	exits 0 "m$1" --session-dir=dd -c -n --merge="$1" &&
-	awk '/^[0-9]/ { $1 = $2 = ""; print }' "m$1.out" | sort | uniq -d >"m$1.twice" &&
+	awk '/^[0-9]/ { print $3, $NF }' "m$1.out" | sort | uniq -d >"m$1.twice" &&
 	test ! -s "m$1.twice" &&
 	grep -q '^[0-9].* no-vmlinux  *entry_SYSCALL_64' "m$1.out"
 }
