@@ -196,6 +196,7 @@ struct run {
 	int sigfd;
 	int child_status;
 	bool child_exited;
+	bool stop_asked;		/* operf got SIGINT/SIGTERM/SIGHUP */
 	uint64_t nr_read;		/* bytes read from the rings */
 };
 
@@ -385,6 +386,7 @@ static bool handle_signals(struct run *r, struct timespec *stop_by)
 				;
 			break;
 		default:
+			r->stop_asked = true;
 			if (r->target.kind == OPD_TARGET_COMMAND && !r->child_exited) {
 				/* let the command end first, as perf record does */
 				kill(r->child.pid, (int)si.ssi_signo);
@@ -583,6 +585,10 @@ static void summarize(struct run *r)
 	if (r->target.kind == OPD_TARGET_COMMAND && WIFSIGNALED(r->child_status))
 		op_notice("operf: '%s' was killed by signal %d", r->argv[0],
 			  WTERMSIG(r->child_status));
+	else if (r->target.kind == OPD_TARGET_COMMAND && WIFEXITED(r->child_status) &&
+		 WEXITSTATUS(r->child_status))
+		op_notice("operf: '%s' exited with status %d", r->argv[0],
+			  WEXITSTATUS(r->child_status));
 	op_notice("operf: %llu samples (%llu kernel, %llu user) in %zu sample files; "
 		  "profile in %s",
 		  (unsigned long long)total,
@@ -660,6 +666,22 @@ static int finish(struct run *r)
 	return ret;
 }
 
+/*
+ * operf's exit status once the profile is written: the command's, as
+ * perf record gives it (128 + the signal that killed it), unless operf
+ * was asked to stop (the command then got that signal from operf)
+ */
+static int command_status(const struct run *r)
+{
+	if (r->target.kind != OPD_TARGET_COMMAND || !r->child_exited || r->stop_asked)
+		return 0;
+	if (WIFEXITED(r->child_status))
+		return WEXITSTATUS(r->child_status);
+	if (WIFSIGNALED(r->child_status))
+		return 128 + WTERMSIG(r->child_status);
+	return 0;
+}
+
 static int check_usage(const struct operf_options *o, int nr_args)
 {
 	int modes = (o->system_wide != 0) + (o->pid != 0) + (nr_args > 0);
@@ -670,9 +692,36 @@ static int check_usage(const struct operf_options *o, int nr_args)
 		return op_usage_error("a command, --pid and --system-wide cannot be combined");
 	if (o->pid < 0)
 		return op_usage_error("--pid needs a positive process id");
+	if (o->session_dir && !*o->session_dir)
+		return op_usage_error("--session-dir is empty: give a directory");
 	if (o->verbose && parse_verbose(o->verbose))
 		return -1;
 	return 0;
+}
+
+/*
+ * Does process pid run as another user than this one (its real or
+ * effective ids, from /proc/PID/status), so that the kernel's ptrace
+ * check, not perf_event_paranoid, refused it?  Never for root.
+ */
+static bool pid_not_ours(pid_t pid)
+{
+	char path[64], *text, *line;
+	size_t len;
+	bool other = false;
+	unsigned long ids[4];
+
+	if (geteuid() == 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (op_read_file(path, (size_t)64 << 10, &text, &len))
+		return false;
+	line = strstr(text, "\nUid:");
+	if (line && sscanf(line + 5, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
+			   &ids[3]) == 4)
+		other = ids[0] != getuid() || ids[1] != geteuid() || ids[2] != geteuid();
+	free(text);
+	return other;
 }
 
 /* /proc/sys/kernel/perf_event_paranoid, 2 if unreadable */
@@ -786,6 +835,14 @@ static int run(struct run *r, int nr_args, const char **args)
 			    r->o->callgraph, RING_KIB, &err);
 	if (ret) {
 		operf_target_abort(&r->child);
+		if ((ret == -EACCES || ret == -EPERM) && r->target.kind == OPD_TARGET_PID &&
+		    pid_not_ours(r->target.pid)) {
+			op_error("cannot profile process %d: it is another user's, and "
+				 "perf_events lets only who may trace it (ptrace) profile it",
+				 (int)r->target.pid);
+			op_hint("run operf as that process's user, or as root");
+			return 1;
+		}
 		op_error("%s", err.msg);
 		if (ret == -EACCES || ret == -EPERM)
 			op_hint("see /proc/sys/kernel/perf_event_paranoid, or run as root");
@@ -833,7 +890,7 @@ static int run(struct run *r, int nr_args, const char **args)
 	read_rings(r);
 	ret = finish(r);
 	op_debug_phase("finished");
-	return ret;
+	return ret ? ret : command_status(r);
 }
 
 int main(int argc, char **argv)

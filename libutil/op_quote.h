@@ -16,4 +16,12 @@
  */
 const char *op_quote(char *buf, size_t size, const char *s);
 
+/*
+ * s with its control characters (below ' ', and DEL) written \xHH, for
+ * names printed in reports, where a newline would split a line and an
+ * escape sequence would reach the terminal: a new string (op_malloc), or
+ * NULL when s has none (print s itself) or memory runs out (*failed).
+ */
+char *op_escape_controls(const char *s, int *failed);
+
 #endif

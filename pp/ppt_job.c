@@ -61,9 +61,13 @@ static void warn_about_stats(const struct ppt_job *job)
 			   "was in no known mapping (%s samples were recorded)", arcs,
 			   arcs == 1 ? " was" : "s were", arcs == 1 ? "its" : "their",
 			   arcs == 1 ? "its" : "their");
-	for (i = 0; i < st->nr_throttled; i++)
+	for (i = 0; i < st->nr_throttled; i++) {
+		char q[256];
+
+		/* a name from a file anyone may have written */
 		op_warning("the kernel throttled event '%s': fewer samples than its "
-			   "rate asks for", st->throttled[i]);
+			   "rate asks for", op_quote(q, sizeof(q), st->throttled[i]));
+	}
 }
 
 /*

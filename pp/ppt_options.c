@@ -97,8 +97,13 @@ int ppt_common_validate(const struct ppt_common_options *o)
 	unsigned merge;
 	char bad[64];
 
-	if (o->threshold < 0 || o->threshold > 100) {
+	/* written so that NaN fails it too */
+	if (!(o->threshold >= 0 && o->threshold <= 100)) {
 		op_usage_error("--threshold must be a percentage from 0 to 100");
+		return 2;
+	}
+	if (o->session_dir && !*o->session_dir) {
+		op_usage_error("--session-dir is empty: give a directory");
 		return 2;
 	}
 	if (o->demangle && pp_demangle_mode_parse(o->demangle, &mode)) {

@@ -15,6 +15,7 @@
 
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_quote.h"
 
 /* a file's path and base name, and whose it is (an app or an image) */
 struct named {
@@ -102,10 +103,19 @@ void pp_names_release(struct pp_names *nm)
 static char *image_display(const struct odb_image_id *id, bool long_names)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
-	char *s;
+	char *s, *e;
+	int failed;
 
 	if (odb_image_id_format(&sb, id, long_names) || !(s = op_strbuf_detach(&sb)))
 		op_die(1, "out of memory");
+	/* a path with a newline must not split a report line */
+	e = op_escape_controls(s, &failed);
+	if (failed)
+		op_die(1, "out of memory");
+	if (e) {
+		free(s);
+		s = e;
+	}
 	return s;
 }
 

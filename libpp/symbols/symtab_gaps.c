@@ -23,6 +23,7 @@
 
 #include "libpp/symbols/symbols_int.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_quote.h"
 #include "libutil/op_strbuf.h"
 
 /* a gap without a binary to bound it is cut at these boundaries */
@@ -245,6 +246,7 @@ static struct made_sym *make_gap(struct pp_symtab *t, uint64_t key, uint64_t cap
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	struct made_sym *m = NULL;
 	uint64_t lo, hi, vlo, vhi;
+	int failed;
 
 	gap_bounds(t, key, cap, &lo, &hi);
 	vlo = pp_symtab_vma(t, lo);
@@ -253,6 +255,8 @@ static struct made_sym *make_gap(struct pp_symtab *t, uint64_t key, uint64_t cap
 		       base_name(p->label ? p->label : "?"), vlo, vhi);
 	if (!op_strbuf_failed(&sb))
 		m = made_new(sb.buf, lo, hi, vlo, PP_SYM_GAP);
+	if (m)
+		m->shown = op_escape_controls(m->name, &failed);
 	op_strbuf_release(&sb);
 	return m;
 }
@@ -289,6 +293,15 @@ static struct made_sym *make_plt(struct pp_symtab *t, uint64_t key, uint64_t *ca
 		return NULL;
 	}
 	m->shown = pp_plt_shown(e->name, p->demangle);
+	{
+		int failed;
+		char *esc = op_escape_controls(m->shown ? m->shown : m->name, &failed);
+
+		if (esc) {
+			free(m->shown);
+			m->shown = esc;
+		}
+	}
 	return m;
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "libpp/symbols/symbols_int.h"
+#include "libutil/op_quote.h"
 
 enum {
 	SHOWN_NONE,
@@ -26,12 +27,22 @@ enum {
 	SHOWN_DONE,
 };
 
-/* the demangled name of sym (freed with the table), or NULL: shown raw */
+/*
+ * The demangled name of sym (freed with the table), or NULL: shown raw.
+ * Control characters (a binary's names are anyone's) are escaped, so a
+ * name never splits a report line.
+ */
 static char *make_name(const struct symtab_priv *p, const struct pp_sym *sym)
 {
-	if (sym->flags & PP_SYM_ARTIFICIAL)
-		return NULL;
-	return pp_demangle(sym->name, p->demangle);
+	char *d = sym->flags & PP_SYM_ARTIFICIAL ? NULL : pp_demangle(sym->name, p->demangle);
+	char *e;
+	int failed;
+
+	e = op_escape_controls(d ? d : sym->name, &failed);
+	if (!e)
+		return d;
+	free(d);
+	return e;
 }
 
 const char *pp_symtab_shown_name(struct pp_symtab *t, const struct pp_sym *sym)

@@ -60,4 +60,31 @@ written() {
 	attribute sess2 attr2 && at_least "$(attr_sum attr2 symbol 4=spin_main)" 50
 }
 check 'its samples are written' written
+# --pid on another user's process: the kernel's ptrace check refuses it,
+# and operf says so (not perf_event_paranoid)
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+if test "$(id -u)" = 0 && command -v setpriv >/dev/null 2>&1 &&
+   id nobody >/dev/null 2>&1 &&
+   as_nobody "$top_builddir/daemon/operf" --version >/dev/null 2>&1; then
+	sleep 60 &
+	victim=$!
+	kill_at_exit $victim
+	# a directory nobody can reach ($T is root's, mode 0700)
+	nb=$(mktemp -d "${TMPDIR:-/tmp}/optest-nobody.XXXXXX") && chmod 1777 "$nb" || exit 99
+	not_ours() {
+		(cd "$nb" && as_nobody "$top_builddir/daemon/operf" -d s --pid $victim) \
+			>nb.out 2>nb.err
+		nb_rc=$?
+		rm -rf "$nb"
+		test $nb_rc = 1 &&
+		grep -q "^operf: error: cannot profile process $victim: it is another user's" nb.err &&
+		! grep -q 'perf_event_paranoid' nb.err
+	}
+	check "--pid on another user's process: refused for that reason" not_ours
+else
+	skip "--pid on another user's process" \
+		'needs root, setpriv, the user nobody, and a build tree nobody can run'
+fi
 done_testing

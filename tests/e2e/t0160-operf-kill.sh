@@ -37,7 +37,11 @@ check 'with the samples seen before the kill' \
 	at_least "$(attr_sum attr symbol 3="$spinner")" 300
 check 'the target is not hurt' kill -0 $spid
 
-check 'operf ./split --kill-self exits 0' profile self -d self "$split" --kill-self
+self_killed() {	# operf exits as the command did: 128 + SIGKILL
+	profile self -d self "$split" --kill-self
+	test $? = 137
+}
+check 'operf ./split --kill-self exits 137 (128 + 9), as the command' self_killed
 check 'operf says the command was killed' \
 	grep -qx "operf: '$split' was killed by signal 9" self.err
 check 'attribute.py reads every sample file' attribute self self.attr
@@ -45,4 +49,20 @@ three=$(attr_sum self.attr symbol 3="$split" 4=split_three)
 one=$(attr_sum self.attr symbol 3="$split" 4=split_one)
 check 'the killed target still has its samples, split 75% +- 5' \
 	near "$three" "$one" 75 5
+# the command's exit status is operf's, and said (as perf record does)
+failed() {	# STATUS COMMAND...
+	f_want=$1; shift
+	operf -d "st$f_want" "$@" >"st$f_want.out" 2>"st$f_want.err"
+	f_rc=$?
+	test "$f_rc" = "$f_want" || { say "exit status $f_rc, expected $f_want"; return 1; }
+	grep -qx "operf: '$1' exited with status $f_want" "st$f_want.err" &&
+	test -d "st$f_want/samples/current"
+}
+check 'operf false: exits 1 and says so, the profile written' failed 1 false
+check 'operf sh -c "exit 7": exits 7' failed 7 sh -c 'exit 7'
+ok_run() {
+	operf -d st0 true >st0.out 2>st0.err && ! grep -q 'exited with status' st0.err
+}
+check 'operf true: exits 0, nothing said' ok_run
+
 done_testing

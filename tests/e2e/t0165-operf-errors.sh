@@ -43,6 +43,11 @@ check '... with the reason' golden neg <<'EOF2'
 operf: error: --pid needs a positive process id
 hint: see 'operf --help'
 EOF2
+check 'an empty --session-dir: exit 2' fails_with 2 sdempty --session-dir= true
+check '... with the reason' golden sdempty <<'EOF2'
+operf: error: --session-dir is empty: give a directory
+hint: see 'operf --help'
+EOF2
 check 'a bad --verbose level: exit 2' fails_with 2 verb -V bogus true
 check '... with the reason' golden verb <<'EOF2'
 operf: error: unknown --verbose level 'bogus' (debug, perf_events, misc, sfile, arcs, all)

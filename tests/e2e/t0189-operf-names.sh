@@ -44,4 +44,25 @@ apart() {
 }
 check 'two binaries named split: told apart by path, others by base name' apart
 
+# names with control characters (a file name with a newline, a symbol
+# with an escape sequence): written \xHH, never splitting a line or
+# reaching the terminal
+nl='
+'
+esc=$(printf '\033')
+if command -v objcopy >/dev/null 2>&1 &&
+   objcopy --redefine-sym "split_three=split${esc}[31mthree" "$split" "bad${nl}name" 2>/dev/null; then
+	chmod +x "bad${nl}name" || exit 99
+	check 'operf a program whose name holds a newline' profile bad -d bad "./bad${nl}name"
+	escaped() {
+		exits 0 bl --session-dir=bad -l -n &&
+		grep -q '^[0-9][0-9]*  *[0-9.]*  *bad\\x0aname  *split\\x1b\[31mthree$' bl.out &&
+		! grep -q "$esc" bl.out &&
+		test "$(grep -vc '^[0-9][0-9]*  *[0-9.e+-]*  ' bl.out)" = 0
+	}
+	check 'opreport -l: \x0a in the image name, \x1b in the symbol, every line whole' escaped
+	check '... and the summary' sh -c '"$0" --session-dir=bad -n | grep -q "bad\\\\x0aname\$"' "$OPREPORT"
+else
+	skip 'names with control characters' 'objcopy cannot write the test binary'
+fi
 done_testing

@@ -85,6 +85,14 @@ check '--threshold below 0: exit 2' fails 2 thr3 --session-dir=sd --threshold=-0
 opreport: error: --threshold must be a percentage from 0 to 100
 hint: see 'opreport --help'
 EOF
+check '--threshold nan: exit 2, not a silent default' fails 2 thrnan --session-dir=sd -t nan <<'EOF'
+opreport: error: --threshold must be a percentage from 0 to 100
+hint: see 'opreport --help'
+EOF
+check 'an empty --session-dir: exit 2' fails 2 sdempty --session-dir= <<'EOF'
+opreport: error: --session-dir is empty: give a directory
+hint: see 'opreport --help'
+EOF
 check '--demangle with an unknown mode: exit 2' fails 2 dem --session-dir=sd -l -D full <<'EOF'
 opreport: error: unknown --demangle mode 'full' (none, normal or smart)
 hint: see 'opreport --help'
