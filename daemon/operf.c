@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -682,6 +683,27 @@ static int command_status(const struct run *r)
 	return 0;
 }
 
+/* --vmlinux names a readable ELF file?  Says why not (a usage error) */
+static int check_vmlinux(const char *path)
+{
+	unsigned char magic[4];
+	struct stat st;
+	size_t got = 0;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return op_usage_error("--vmlinux '%s': %s", path, op_strerror(-errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		ret = op_usage_error("--vmlinux '%s': not a regular file", path);
+	else if (op_read_all(fd, magic, sizeof(magic), &got) || got != sizeof(magic) ||
+		 memcmp(magic, "\177ELF", 4))
+		ret = op_usage_error("--vmlinux '%s': not an ELF file (give the "
+				     "uncompressed vmlinux, not a vmlinuz)", path);
+	close(fd);
+	return ret;
+}
+
 static int check_usage(const struct operf_options *o, int nr_args)
 {
 	int modes = (o->system_wide != 0) + (o->pid != 0) + (nr_args > 0);
@@ -694,6 +716,8 @@ static int check_usage(const struct operf_options *o, int nr_args)
 		return op_usage_error("--pid needs a positive process id");
 	if (o->session_dir && !*o->session_dir)
 		return op_usage_error("--session-dir is empty: give a directory");
+	if (o->vmlinux && check_vmlinux(o->vmlinux))
+		return -1;
 	if (o->verbose && parse_verbose(o->verbose))
 		return -1;
 	return 0;

@@ -301,7 +301,9 @@ static int open_existing(struct odb_file *file, const char *path,
 	int flags = file->mode == ODB_WRITE ? O_RDWR : O_RDONLY;
 	int ret;
 
-	file->fd = open(path, flags | O_CLOEXEC);
+	/* non-blocking: a FIFO put where a sample file belongs must not hang
+	 * the open (the check below refuses what is not a regular file) */
+	file->fd = open(path, flags | O_CLOEXEC | O_NONBLOCK);
 	if (file->fd < 0)
 		return -errno;
 	ret = map_and_check(file);

@@ -131,7 +131,8 @@ static int read_fd(int fd, size_t max_size, bool owned, char **data, size_t *len
 		ret = -EISDIR;
 		goto out_close;
 	}
-	if (owned && !S_ISREG(st.st_mode)) {
+	/* a FIFO, device or socket is never read: it could block for ever */
+	if (!S_ISREG(st.st_mode)) {
 		ret = -EINVAL;
 		goto out_close;
 	}
@@ -188,7 +189,7 @@ out_close:
 
 int op_read_file(const char *path, size_t max_size, char **data, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	return fd < 0 ? -errno : read_fd(fd, max_size, false, data, len);
 }

@@ -29,7 +29,8 @@ int op_mkdir_parents(const char *path, mode_t mode);
 /*
  * Read a whole regular file into a NUL-terminated buffer that the caller
  * frees with free().  *len gets the size without the NUL.  A file larger
- * than max_size bytes is -EFBIG.
+ * than max_size bytes is -EFBIG; a directory -EISDIR; a FIFO, device or
+ * socket -EINVAL, without waiting on it (opened non-blocking).
  */
 int op_read_file(const char *path, size_t max_size, char **data, size_t *len);
 

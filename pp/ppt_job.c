@@ -6,12 +6,14 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
@@ -88,6 +90,70 @@ static void warn_image_paths(char *const *dirs, const char *root)
 				   "looked for there", sb.buf);
 	}
 	op_strbuf_release(&sb);
+}
+
+/* what a directory entry that should be a regular file is instead */
+static const char *odd_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) || S_ISREG(st.st_mode))
+		return NULL;
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		return "a device";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISLNK(st.st_mode))
+		return stat(path, &st) || !S_ISREG(st.st_mode) ? "a symlink to no regular file" :
+								  NULL;
+	return S_ISDIR(st.st_mode) ? "a directory" : "not a regular file";
+}
+
+/*
+ * The session's own files (session.info, the kernel copies, the names
+ * and build-ids, the files of stats/) that are not regular files: never read (a FIFO
+ * would block), and named here, so that nothing is left out silently
+ */
+static void warn_odd_files(const struct pp_session_dir *sd, const char *session)
+{
+	static const char *const names[] = {
+		"session.info", "kernel/kallsyms", "kernel/modules", "kernel/vdso.so",
+		"comms", "buildids",
+	};
+	char *dir = pp_session_path(sd, session), q[512];
+	struct op_strbuf path = OP_STRBUF_INIT;
+	struct dirent *e;
+	const char *kind;
+	size_t i;
+	DIR *d;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		op_strbuf_reset(&path);
+		op_strbuf_addf(&path, "%s/%s", dir, names[i]);
+		if (!op_strbuf_failed(&path) && (kind = odd_kind(path.buf)))
+			op_warning("skipping '%s': %s, not a regular file",
+				   op_quote(q, sizeof(q), path.buf), kind);
+	}
+	op_strbuf_reset(&path);
+	op_strbuf_addf(&path, "%s/stats", dir);
+	d = op_strbuf_failed(&path) ? NULL : opendir(path.buf);
+	while (d && (e = readdir(d))) {
+		struct op_strbuf f = OP_STRBUF_INIT;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "throttled"))
+			continue;
+		op_strbuf_addf(&f, "%s/%s", path.buf, e->d_name);
+		if (!op_strbuf_failed(&f) && (kind = odd_kind(f.buf)))
+			op_warning("skipping '%s': %s, not a regular file",
+				   op_quote(q, sizeof(q), f.buf), kind);
+		op_strbuf_release(&f);
+	}
+	if (d)
+		closedir(d);
+	op_strbuf_release(&path);
+	free(dir);
 }
 
 /* the build-id operf recorded for a binary (pp_sym_opts) */
@@ -201,6 +267,7 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	}
 	op_debug_phase("sample files listed");
 	pp_session_info_read(&job->sd, pp_spec_sessions(first)->items[0], &job->info);
+	warn_odd_files(&job->sd, pp_spec_sessions(first)->items[0]);
 	warn_about_stats(job);
 	if (o->image_path)
 		job->image_paths = ppt_split_list(o->image_path);

@@ -241,7 +241,8 @@ int pp_write_diff(struct pp_report *r, FILE *out, struct op_err *err)
 		return ret;
 	d.nr_classes = d.second->p->nr_classes;
 	match(&d);
-	qsort_r(d.rows, d.nr, sizeof(*d.rows), by_count, &rev);
+	if (d.nr > 1)
+		qsort_r(d.rows, d.nr, sizeof(*d.rows), by_count, &rev);
 	for (i = 1; i < d.nr; i++)
 		if (strcmp(d.rows[i].s->p->images[d.rows[i].row->image].id.name,
 			   d.rows[0].s->p->images[d.rows[0].row->image].id.name))

@@ -166,7 +166,8 @@ static size_t *name_ranks(size_t nr, const char *(*get)(struct pp_names *, size_
 		refs[i].name = get(nm, i);
 		refs[i].i = i;
 	}
-	qsort(refs, nr, sizeof(*refs), by_name);
+	if (nr > 1)
+		qsort(refs, nr, sizeof(*refs), by_name);
 	for (i = 0; i < nr; i++) {
 		if (i && strcmp(refs[i].name, refs[i - 1].name))
 			r = i;
@@ -315,7 +316,8 @@ static void sort_compared(struct pp_row **rows, size_t nr, struct pp_profile *p,
 				items[i].file = op_xstrdup(file);
 		}
 	}
-	qsort_r(items, nr, sizeof(*items), cmp_items, (void *)c);
+	if (nr > 1)
+		qsort_r(items, nr, sizeof(*items), cmp_items, (void *)c);
 	for (i = 0; i < nr; i++) {
 		rows[i] = items[i].row;
 		free(items[i].file);

@@ -159,10 +159,13 @@ int pp_write_summary(struct pp_report *r, FILE *out, struct op_err *err)
 	}
 	sum_apps(apps, s);
 	/* apps, then each app's deps, by their first class count */
-	qsort_r(apps, p->nr_apps, sizeof(*apps), apps_by_count, &rev);
+	/* qsort_r() wants an array even of 0 items: an app may have no deps */
+	if (p->nr_apps > 1)
+		qsort_r(apps, p->nr_apps, sizeof(*apps), apps_by_count, &rev);
 	for (i = 0; i < p->nr_apps; i++)
-		qsort_r(apps[i].deps, apps[i].nr_deps, sizeof(struct dep),
-			deps_by_count, &rev);
+		if (apps[i].nr_deps > 1)
+			qsort_r(apps[i].deps, apps[i].nr_deps, sizeof(struct dep),
+				deps_by_count, &rev);
 	pp_report_header(out, p, r->info, r->o);
 	if (!r->o->no_header)
 		column_headers(out, p, false);

@@ -43,6 +43,17 @@ check '... with the reason' golden neg <<'EOF2'
 operf: error: --pid needs a positive process id
 hint: see 'operf --help'
 EOF2
+check '--vmlinux naming a missing file: exit 2' fails_with 2 kmiss -k "$T/no-such-vmlinux" true
+check '... with the reason' golden kmiss <<EOF2
+operf: error: --vmlinux '$T/no-such-vmlinux': No such file or directory
+hint: see 'operf --help'
+EOF2
+echo 'not a kernel' >notelf || exit 99
+check '--vmlinux naming a file that is not ELF: exit 2' fails_with 2 knotelf -k notelf true
+check '... with the reason' golden knotelf <<'EOF2'
+operf: error: --vmlinux 'notelf': not an ELF file (give the uncompressed vmlinux, not a vmlinuz)
+hint: see 'operf --help'
+EOF2
 check 'an empty --session-dir: exit 2' fails_with 2 sdempty --session-dir= true
 check '... with the reason' golden sdempty <<'EOF2'
 operf: error: --session-dir is empty: give a directory

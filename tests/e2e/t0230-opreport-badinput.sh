@@ -264,4 +264,28 @@ changed() {
 check 'a binary modified after profiling: warned once, report unchanged' changed
 check '... the summary does not open it: no warning' \
 	sh -c '"$0" --session-dir=out/callgraph >/dev/null 2>s.err && test ! -s s.err' "$OPREPORT"
+# FIFOs where session files belong: never opened for a blocking read
+# (each report would hang for ever), each named
+fifos() {
+	rm -rf fifo && cp -R out/basic fifo && cur=fifo/samples/current &&
+	rm -f $cur/session.info && mkfifo $cur/session.info &&
+	mkdir -p $cur/stats $cur/kernel && mkfifo $cur/stats/lost_kernel &&
+	mkfifo $cur/kernel/kallsyms || return 1
+	timeout 30 "$OPREPORT" --session-dir=fifo -l >ff.out 2>ff.err
+	ff_rc=$?
+	test $ff_rc = 0 || { say "exit status $ff_rc (124: it hung)"; return 1; }
+	grep -q "^opreport: warning: skipping '.*/session.info': a FIFO, not a regular file\$" ff.err &&
+	grep -q "^opreport: warning: skipping '.*/stats/lost_kernel': a FIFO, not a regular file\$" ff.err &&
+	grep -q "^opreport: warning: skipping '.*/kernel/kallsyms': a FIFO, not a regular file\$" ff.err &&
+	grep -q ' compute_alpha$' ff.out
+}
+check 'FIFOs as session.info, stats and kallsyms: named, skipped, no hang' fifos
+odb_fifo() {
+	mkfifo sample.fifo || return 1
+	timeout 30 "$top_builddir/pp/odb-dump" sample.fifo >od.out 2>od.err
+	od_rc=$?
+	test $od_rc = 1 && grep -q "not a regular file" od.err
+}
+check 'odb-dump on a FIFO: exit 1, said, no hang' odb_fifo
+
 done_testing
