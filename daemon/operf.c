@@ -598,26 +598,30 @@ static void summarize(struct run *r)
 		  opd_engine_nr_files(r->engine), r->session.dir);
 }
 
+/* a text the engine makes (fill), stored in the session as name */
+static void store_text(struct run *r, const char *name,
+		       void (*fill)(const struct opd_engine *e, struct op_strbuf *sb),
+		       int (*store)(const char *dir, const char *text, size_t len))
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	fill(r->engine, &sb);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	if (store(r->session.current, sb.buf ? sb.buf : "", sb.len))
+		op_warning("cannot write '%s/%s'", r->session.current, name);
+	op_strbuf_release(&sb);
+}
+
 /*
  * The names of the processes and threads, and the build-ids of the
  * binaries, for the reports
  */
 static void store_comms(struct run *r)
 {
-	struct op_strbuf sb = OP_STRBUF_INIT;
-
-	opd_engine_comms_text(r->engine, &sb);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
-	if (odb_session_store_comms(r->session.current, sb.buf ? sb.buf : "", sb.len))
-		op_warning("cannot write '%s/" ODB_SESSION_COMMS "'", r->session.current);
-	op_strbuf_reset(&sb);
-	opd_engine_buildids_text(r->engine, &sb);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
-	if (odb_session_store_buildids(r->session.current, sb.buf ? sb.buf : "", sb.len))
-		op_warning("cannot write '%s/" ODB_SESSION_BUILDIDS "'", r->session.current);
-	op_strbuf_release(&sb);
+	store_text(r, ODB_SESSION_COMMS, opd_engine_comms_text, odb_session_store_comms);
+	store_text(r, ODB_SESSION_BUILDIDS, opd_engine_buildids_text,
+		   odb_session_store_buildids);
 }
 
 /* the perf map files of the processes that ran JIT code, into the session */

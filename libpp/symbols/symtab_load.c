@@ -318,11 +318,12 @@ static int note_unusable(struct pp_symtab *t, const char *path, int err)
 /*
  * Is the binary just opened (p->elf) the build that was profiled?  true
  * when it is, or when nothing was recorded to compare; else the first
- * such binary is remembered in *other (its path and build-id) and p->elf
- * is closed, so that the next place is tried.
+ * such binary is remembered (why in *other, its path in *other_path) and
+ * p->elf is closed, so that the next place is tried.
  */
 static bool profiled_build(struct pp_symtab *t, const char *path, const char *cand,
-			   const struct pp_sym_opts *o, struct op_strbuf *other)
+			   const struct pp_sym_opts *o, struct op_strbuf *other,
+			   struct op_strbuf *other_path)
 {
 	struct symtab_priv *p = t->priv;
 	const char *want = o->profiled_build_id ?
@@ -334,11 +335,13 @@ static bool profiled_build(struct pp_symtab *t, const char *path, const char *ca
 		t->build_id_checked = true;
 		return true;
 	}
-	if (!other->len)
+	if (!other->len) {
 		op_strbuf_addf(other, "'%s' is not the binary that was profiled (build-id "
 			       "%.12s... then, %.12s... now): it was rebuilt or replaced; give "
 			       "the profiled build with --image-path or --root", cand, want,
 			       p->elf->build_id);
+		op_strbuf_addstr(other_path, cand);
+	}
 	pp_elf_close(p->elf);
 	p->elf = NULL;
 	return false;
@@ -350,7 +353,7 @@ static int find_binary(struct pp_symtab *t, const char *path,
 {
 	struct symtab_priv *p = t->priv;
 	struct op_strbuf cand = OP_STRBUF_INIT, tried = OP_STRBUF_INIT;
-	struct op_strbuf other = OP_STRBUF_INIT;
+	struct op_strbuf other = OP_STRBUF_INIT, other_path = OP_STRBUF_INIT;
 	size_t i;
 	int ret = 0, err;
 
@@ -367,7 +370,7 @@ static int find_binary(struct pp_symtab *t, const char *path,
 				op_strbuf_addf(&tried, "%s%s", tried.len ? ", " : "", cand.buf);
 			continue;
 		}
-		if (!err && !profiled_build(t, path, cand.buf, o, &other))
+		if (!err && !profiled_build(t, path, cand.buf, o, &other, &other_path))
 			continue;
 		ret = err == -ENOMEM ? err : pp_str_set(&t->file, op_strdup(cand.buf));
 		if (!ret && err) {
@@ -383,18 +386,19 @@ static int find_binary(struct pp_symtab *t, const char *path,
 		/* the binary found, named: it is there, only not the one */
 		ret = pp_str_set(&t->missing, op_strdup(other.buf));
 		if (!ret)
-			ret = pp_str_set(&t->file, op_strndup(other.buf + 1,
-						      strcspn(other.buf + 1, "'")));
+			ret = pp_str_set(&t->file, op_strdup(other_path.buf));
 	}
 	else if (!ret && !t->file)
 		ret = tried.len ? pp_str_setf(&t->missing, "cannot find '%s' (also tried: %s)",
 					   path, tried.buf) :
 				  pp_str_setf(&t->missing, "cannot find '%s'", path);
-	if (!ret && (op_strbuf_failed(&tried) || op_strbuf_failed(&other)))
+	if (!ret && (op_strbuf_failed(&tried) || op_strbuf_failed(&other) ||
+		     op_strbuf_failed(&other_path)))
 		ret = -ENOMEM;
 	op_strbuf_release(&cand);
 	op_strbuf_release(&tried);
 	op_strbuf_release(&other);
+	op_strbuf_release(&other_path);
 	return ret;
 }
 
