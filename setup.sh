@@ -125,6 +125,15 @@ show_failures() {
 		done
 }
 
+# the second user the tests act as (attacks on root's operf), when root
+make_test_user() {
+	test "$(id -u)" -eq 0 || return 0
+	id opng-test >/dev/null 2>&1 && return 0
+	say "adding the system user opng-test for the tests"
+	useradd --system --no-create-home --shell /usr/sbin/nologin opng-test ||
+		say "could not add user opng-test: tests needing a second user skip"
+}
+
 run_demo() {
 	build build || die "build failed"
 	"$top/tests/demo.sh" "$top" "$top/build"
@@ -137,6 +146,7 @@ demo)
 check)
 	PACKAGES="$PACKAGES $TEST_PACKAGES"
 	install_packages
+	make_test_user
 	run_check ;;
 *)
 	echo "usage: ./setup.sh demo | check" >&2

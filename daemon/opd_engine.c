@@ -31,7 +31,7 @@ struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
 	opd_procs_init(&e->procs);
 	opd_comms_init(&e->comms);
 	opd_kernel_init(&e->kernel, &e->images, cfg->kernel_layout, cfg->vmlinux);
-	opd_sfiles_init(&e->sfiles, cfg->samples_dir, cfg->events, &e->images,
+	opd_sfiles_init(&e->sfiles, cfg->samples, cfg->events, &e->images,
 			cfg->cpu_speed, cfg->max_open_files);
 	opd_order_init(&e->order, cfg->nr_cpus, process_record, e);
 	e->throttled = op_xcalloc(cfg->nr_events ? cfg->nr_events : 1,

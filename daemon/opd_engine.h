@@ -23,9 +23,10 @@
 
 #include "daemon/opd_stats.h"
 #include "events/opev.h"
+#include "libutil/op_dir.h"
 
 struct opd_engine_config {
-	const char *samples_dir;	/* SESSION/samples/current */
+	const struct op_dir *samples;	/* SESSION/samples/current (op_dir.h) */
 	const struct opev_event *events;	/* the events, by index */
 	size_t nr_events;
 	uint64_t sample_type;		/* as opened (OPD_SAMPLE_TYPE [+ CALLCHAIN]) */

@@ -84,13 +84,13 @@ static int walk(int dfd, struct tgids *t, bool anon, unsigned depth)
 	return ret;
 }
 
-int opd_jit_store(const char *current, char *failed, size_t failed_len)
+int opd_jit_store(const struct op_dir *current, char *failed, size_t failed_len)
 {
 	struct tgids t = { 0 };
 	int dfd, ret, stored = 0;
 	size_t i;
 
-	dfd = open(current, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dfd = openat(current->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return 0;
 	ret = walk(dfd, &t, false, 0);

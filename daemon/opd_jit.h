@@ -10,12 +10,14 @@
 
 #include <stddef.h>
 
+#include "libutil/op_dir.h"
+
 /*
  * Copy the map files of the processes with anonymous-memory sample
  * files under current (the run's samples directory) into current/jit/.
  * Returns how many were copied, or a negative errno when one could not
  * be written (*failed names its process's file).
  */
-int opd_jit_store(const char *current, char *failed, size_t failed_len);
+int opd_jit_store(const struct op_dir *current, char *failed, size_t failed_len);
 
 #endif

@@ -16,6 +16,7 @@
 #include "daemon/opd_session.h"
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
 
@@ -42,37 +43,159 @@ static char *absolute(const char *dir)
 
 void opd_session_release(struct opd_session *s)
 {
-	if (!s)
+	/* nothing is held before opd_session_prepare() set dir */
+	if (!s || !s->dir)
 		return;
+	opd_session_unlock(s);
+	op_dir_close(&s->cdir);
+	op_dir_close(&s->sdir);
+	op_dir_close(&s->top);
 	free(s->dir);
 	free(s->samples);
 	free(s->current);
 	free(s->trash);
 	memset(s, 0, sizeof(*s));
+	s->lock_fd = -1;
 }
 
-/* can we create files in dir?  (access() is wrong for root on ro mounts) */
-static int probe_writable(const char *dir)
+/*
+ * A directory that others may write to without the sticky bit: they
+ * could rename what operf made there and put anything in its place.
+ */
+static int check_mode(const struct stat *st, const char *path, struct op_err *err)
 {
-	char *probe = join(dir, ".operf-probe");
-	int fd, ret = 0;
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)) {
+		op_err_set(err, "'%s' can be written by other users (mode %04o) and "
+			   "has no sticky bit: refusing to profile into it", path,
+			   (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
 
-	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		ret = -errno;
-	else if (close(fd))
-		ret = -errno;
-	unlink(probe);
-	free(probe);
+/* a directory under the session must be ours or the session owner's */
+static int check_owner(const struct opd_session *s, const struct stat *st,
+		       const char *path, struct op_err *err)
+{
+	if (st->st_uid == geteuid() || st->st_uid == s->owner)
+		return 0;
+	op_err_set(err, "'%s' belongs to another user (uid %lu): refusing to "
+		   "profile into it", path, (unsigned long)st->st_uid);
+	return -EPERM;
+}
+
+/* the message for an op_dir failure on path */
+static int dir_error(int ret, const char *what, const char *path, struct op_err *err)
+{
+	if (ret == -ELOOP)
+		op_err_set(err, "'%s' is a symbolic link: operf does not follow links "
+			   "inside a session directory", path);
+	else
+		op_err_set(err, "cannot %s '%s': %s", what, path, strerror(-ret));
 	return ret;
+}
+
+/*
+ * Hold the session directory.  Named by the user, it may be a symlink
+ * of theirs or root's, not one planted by someone else.
+ */
+static int open_top(struct opd_session *s, struct op_err *err)
+{
+	struct stat st;
+	int fd = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ret;
+
+	if (fd >= 0) {
+		s->top.fd = fd;
+		s->top.path = op_xstrdup(s->dir);
+	} else if ((errno == ELOOP || errno == ENOTDIR) && !lstat(s->dir, &st) &&
+		   S_ISLNK(st.st_mode)) {
+		if (st.st_uid != geteuid() && st.st_uid != 0) {
+			op_err_set(err, "session directory '%s' is a symbolic link of "
+				   "another user (uid %lu): not followed", s->dir,
+				   (unsigned long)st.st_uid);
+			return -EPERM;
+		}
+		ret = op_dir_open_path(&s->top, s->dir);
+		if (ret)
+			return dir_error(ret, "open session directory", s->dir, err);
+	} else {
+		return dir_error(-errno, "open session directory", s->dir, err);
+	}
+	if (fstat(s->top.fd, &st))
+		return dir_error(-errno, "read session directory", s->dir, err);
+	s->owner = st.st_uid;
+	/* root writing into a user's directory leaves what it makes to that user */
+	if (geteuid() == 0 && st.st_uid != 0) {
+		s->top.give = true;
+		s->top.uid = st.st_uid;
+		s->top.gid = st.st_gid;
+	}
+	return check_mode(&st, s->dir, err);
+}
+
+/*
+ * Root made the session directory: it goes to the owner of where it is.
+ * If that fails it stays root's, as do its files.
+ */
+static void give_new_top(const char *dir)
+{
+	char *parent = op_xstrdup(dir), *slash = strrchr(parent, '/');
+	struct stat st;
+	int fd;
+
+	if (slash)
+		*(slash == parent ? slash + 1 : slash) = '\0';
+	if (geteuid() == 0 && slash && !stat(parent, &st) && st.st_uid != 0) {
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			if (fchown(fd, st.st_uid, st.st_gid))
+				op_debug("cannot give '%s' to uid %lu", dir,
+					 (unsigned long)st.st_uid);
+			close(fd);
+		}
+	}
+	free(parent);
+}
+
+/* hold rel beneath parent as d (made when create), checked for others' hands */
+static int open_sub(struct opd_session *s, struct op_dir *d, struct op_dir *parent,
+		    const char *rel, const char *path, bool create, mode_t mode,
+		    struct op_err *err)
+{
+	struct stat st;
+	int ret = op_dir_sub(d, parent, rel, create, mode);
+
+	if (ret)
+		return dir_error(ret, create ? "create" : "open", path, err);
+	if (fstat(d->fd, &st))
+		return dir_error(-errno, "read", path, err);
+	/* one an earlier root run left root's */
+	if (d->give && st.st_uid == 0 && !fchown(d->fd, d->uid, d->gid))
+		st.st_uid = d->uid;
+	ret = check_owner(s, &st, path, err);
+	return ret ? ret : check_mode(&st, path, err);
+}
+
+/* can we create files in d?  (access() is wrong for root on ro mounts) */
+static int probe_writable(const struct op_dir *d)
+{
+	int fd = op_dir_open_file(d, ".operf-probe", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return op_dir_unlink(d, ".operf-probe");
 }
 
 int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 			struct op_err *err)
 {
+	struct stat st;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	s->lock_fd = -1;
+	s->top.fd = s->sdir.fd = s->cdir.fd = -1;
 	s->append = append;
 	s->dir = absolute(dir ? dir : "oprofile_data");
 	if (!s->dir) {
@@ -81,62 +204,62 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 	}
 	s->samples = join(s->dir, "samples");
 	s->current = join(s->samples, "current");
-	/* 0775 for the default directory (oprofile-ng-session(5), SESSION DIRECTORY) */
-	ret = op_mkdir_p(s->dir, dir ? 0755 : 0775);
-	if (ret) {
-		op_err_set(err, "cannot create session directory '%s': %s", s->dir,
-			   strerror(-ret));
-		return ret;
+	if (lstat(s->dir, &st)) {
+		ret = op_mkdir_p(s->dir, 0755);
+		if (ret) {
+			op_err_set(err, "cannot create session directory '%s': %s",
+				   s->dir, strerror(-ret));
+			return ret;
+		}
+		give_new_top(s->dir);
 	}
-	ret = op_mkdir_p(s->samples, dir ? 0700 : 0775);
-	if (ret) {
-		op_err_set(err, "cannot create '%s': %s", s->samples, strerror(-ret));
-		return ret;
+	ret = open_top(s, err);
+	if (!ret)
+		ret = open_sub(s, &s->sdir, &s->top, "samples", s->samples, true,
+			       dir ? 0700 : 0755, err);
+	if (!ret && (ret = probe_writable(&s->sdir)))
+		dir_error(ret, "write to", s->samples, err);
+	if (!ret)
+		ret = opd_session_lock(s, err);
+	if (!ret && append && !op_dir_stat(&s->sdir, "current", &st)) {
+		ret = open_sub(s, &s->cdir, &s->sdir, "current", s->current, false,
+			       0755, err);
+		if (!ret && (ret = probe_writable(&s->cdir)))
+			dir_error(ret, "write to", s->current, err);
 	}
-	ret = probe_writable(s->samples);
-	if (!ret && append && op_is_dir(s->current))
-		ret = probe_writable(s->current);
-	if (ret)
-		op_err_set(err, "cannot write to '%s': %s",
-			   append && op_is_dir(s->current) ? s->current : s->samples,
-			   strerror(-ret));
 	return ret;
 }
 
 int opd_session_begin(struct opd_session *s, struct op_err *err)
 {
-	char *previous = join(s->samples, "previous");
+	struct stat st;
+	char trash[64];
 	int ret = 0;
 
-	if (!s->append && op_is_dir(s->current)) {
+	if (s->cdir.fd >= 0)	/* --append to an existing current/ */
+		return 0;
+	if (!s->append && !op_dir_stat(&s->sdir, "current", &st)) {
 		/* set the old previous/ aside now, delete it once profiling runs */
-		if (op_is_dir(previous)) {
-			struct op_strbuf sb = OP_STRBUF_INIT;
-
-			op_strbuf_addf(&sb, "%s/.previous-old.%ld", s->samples,
-				       (long)getpid());
-			s->trash = op_strbuf_detach(&sb);
-			if (!s->trash)
-				op_die(1, "out of memory");
-			if (rename(previous, s->trash))
-				ret = op_remove_tree(previous);
+		if (!op_dir_stat(&s->sdir, "previous", &st)) {
+			snprintf(trash, sizeof(trash), ".previous-old.%ld", (long)getpid());
+			if (op_dir_rename(&s->sdir, "previous", trash))
+				ret = op_dir_remove_tree(&s->sdir, "previous");
+			else
+				s->trash = op_xstrdup(trash);
 		}
-		if (!ret && rename(s->current, previous))
-			ret = -errno;
+		if (!ret)
+			ret = op_dir_rename(&s->sdir, "current", "previous");
 		if (ret) {
+			char *previous = join(s->samples, "previous");
+
 			op_err_set(err, "cannot move '%s' to '%s': %s", s->current,
 				   previous, strerror(-ret));
-			goto out;
+			free(previous);
+			return ret;
 		}
 	}
-	ret = op_mkdir_p(s->current, 0755);
-	if (ret)
-		op_err_set(err, "cannot create '%s': %s", s->current, strerror(-ret));
-out:
-	free(previous);
-	return ret;
+	return open_sub(s, &s->cdir, &s->sdir, "current", s->current, true, 0755, err);
 }
-
 int opd_session_write_stats(const struct opd_session *s,
 			    const struct opd_stats *stats,
 			    const struct opev_event *events, size_t nr_events,
@@ -151,7 +274,7 @@ int opd_session_write_stats(const struct opd_session *s,
 	for (e = 0; e < nr_events; e++)
 		if (throttled[e])
 			st.throttled[st.nr_throttled++] = op_xstrdup(events[e].name);
-	ret = odb_stats_write(s->current, &st);
+	ret = odb_stats_write(&s->cdir, &st);
 	odb_stats_release(&st);
 	return ret;
 }
@@ -160,7 +283,7 @@ int opd_session_append_log(const struct opd_session *s, const char *started,
 			   const struct opd_stats *stats, const char *extra)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
-	char *path = join(s->samples, "operf.log"), now[64];
+	char now[64];
 	int fd, ret, i;
 
 	opd_time_string(now, sizeof(now));
@@ -173,39 +296,38 @@ int opd_session_append_log(const struct opd_session *s, const char *started,
 	op_strbuf_addf(&sb, "throttle records: %" PRIu64 "\n", stats->throttle_records);
 	if (extra)
 		op_strbuf_addstr(&sb, extra);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	ret = fd < 0 ? -errno : 0;
+	fd = op_dir_open_file(&s->sdir, "operf.log", O_WRONLY | O_CREAT | O_APPEND, 0644);
+	ret = fd < 0 ? fd : 0;
 	if (!ret)
 		ret = op_strbuf_failed(&sb) ? -ENOMEM : op_write_all(fd, sb.buf, sb.len);
 	if (fd >= 0 && close(fd) && !ret)
 		ret = -errno;
 	op_strbuf_release(&sb);
-	free(path);
 	return ret;
 }
 
 void opd_session_cleanup(struct opd_session *s)
 {
-	DIR *dir;
 	struct dirent *de;
+	DIR *dir;
+	int fd;
 
 	if (s->trash) {
-		op_remove_tree(s->trash);
+		op_dir_remove_tree(&s->sdir, s->trash);
 		free(s->trash);
 		s->trash = NULL;
 	}
 	/* leftovers of runs killed between setting aside and removing */
-	dir = opendir(s->samples);
-	if (!dir)
+	fd = openat(s->sdir.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dir = fd < 0 ? NULL : fdopendir(fd);
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
 		return;
-	while ((de = readdir(dir))) {
-		if (!strncmp(de->d_name, ".previous-old.", 14)) {
-			char *path = join(s->samples, de->d_name);
-
-			op_remove_tree(path);
-			free(path);
-		}
 	}
+	while ((de = readdir(dir)))
+		if (!strncmp(de->d_name, ".previous-old.", 14))
+			op_dir_remove_tree(&s->sdir, de->d_name);
 	closedir(dir);
 }
 

@@ -10,24 +10,43 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "daemon/opd_stats.h"
 #include "events/opev.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_error.h"
 
+/*
+ * Everything beneath SESSION is reached through the directories held
+ * open here, never following a symlink (libutil/op_dir.h): another user
+ * who can write in the session can make a run fail, never make it touch
+ * anything outside.  When root writes into a user's session, what it
+ * creates is given to that user.
+ */
 struct opd_session {
-	char *dir;		/* SESSION, absolute */
+	char *dir;		/* SESSION, absolute (for messages) */
 	char *samples;		/* SESSION/samples */
 	char *current;		/* SESSION/samples/current */
-	char *trash;		/* old previous/ waiting to be removed, or NULL */
+	struct op_dir top;	/* SESSION, held */
+	struct op_dir sdir;	/* SESSION/samples, held */
+	struct op_dir cdir;	/* SESSION/samples/current, once begun */
+	uid_t owner;		/* SESSION's owner */
+	char *trash;		/* old previous/ waiting to be removed (in samples/) */
+	int lock_fd;		/* samples/operf.lock, held while writing */
+	pid_t stale_pid;	/* the pid a killed run left in the lock, or 0 */
 	bool append;		/* add to current/ instead of rotating it */
 };
 
 /*
  * Check the session directory before anything is started: dir is
  * --session-dir (NULL: $PWD/oprofile_data), created with samples/ if
- * missing, and samples/ must be writable.  Nothing existing is touched
- * yet.  Returns 0 or a negative errno with the failing path in err.
+ * missing, and samples/ must be writable.  SESSION may be a symlink of
+ * this user's or root's only; SESSION, samples/ and current/ must not be
+ * writable by others without the sticky bit, and samples/ and current/
+ * must belong to this user or SESSION's owner.  The session is locked
+ * (opd_session_lock()).  Nothing existing is touched yet.  Returns 0 or
+ * a negative errno with the reason in err.
  */
 int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 			struct op_err *err);
@@ -40,6 +59,16 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
  */
 int opd_session_begin(struct opd_session *s, struct op_err *err);
 void opd_session_release(struct opd_session *s);
+
+/*
+ * One writer per session: an flock() on samples/operf.lock, which holds
+ * the writer's pid.  -EBUSY (err names the holder) while another
+ * process holds it; a lock file left by a killed run is taken over, its
+ * pid in s->stale_pid.
+ */
+int opd_session_lock(struct opd_session *s, struct op_err *err);
+/* give the lock up and remove its file; safe when not held */
+void opd_session_unlock(struct opd_session *s);
 
 /*
  * current/stats/ from the engine's counters (odb_stats_write()), with

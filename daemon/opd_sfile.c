@@ -18,12 +18,12 @@
 
 #define RETRY_NS 1000000000ull	/* a failed file is retried after 1 s */
 
-void opd_sfiles_init(struct opd_sfiles *sf, const char *samples_dir,
+void opd_sfiles_init(struct opd_sfiles *sf, const struct op_dir *samples,
 		     const struct opev_event *events, struct opd_images *images,
 		     double cpu_speed, unsigned max_open)
 {
 	memset(sf, 0, sizeof(*sf));
-	sf->samples_dir = samples_dir;
+	sf->samples = samples;
 	sf->events = events;
 	sf->images = images;
 	sf->cpu_speed = cpu_speed;
@@ -84,7 +84,6 @@ int opd_sfile_path(const struct opd_sfiles *sf, const struct opd_sfile_key *k,
 
 	if (!app || !img)
 		OP_BUG("sample file key without images");
-	op_strbuf_addf(sb, "%s/", sf->samples_dir);
 	if (odb_name_add_images(sb, app->component, img->component,
 				cg ? cg->component : NULL))
 		return -ENOMEM;
@@ -152,18 +151,19 @@ static int open_file(struct opd_sfiles *sf, struct opd_sfile *f)
 	ret = opd_sfile_path(sf, &f->key, &path);
 	if (ret)
 		goto out;
-	ret = odb_file_open(path.buf, ODB_WRITE, &hdr, &f->odb);
+	ret = odb_file_open_at(sf->samples, path.buf, ODB_WRITE, &hdr, &f->odb);
 	if (ret == -ENOENT) {
 		/* directories 0755, files 0644 (oprofile-ng-formats(5), SAMPLE FILE NAMES) */
-		ret = op_mkdir_parents(path.buf, 0755);
+		ret = op_dir_mkparents(sf->samples, path.buf, 0755);
 		if (!ret)
-			ret = odb_file_open(path.buf, ODB_WRITE, &hdr, &f->odb);
+			ret = odb_file_open_at(sf->samples, path.buf, ODB_WRITE, &hdr,
+					       &f->odb);
 	}
 	if (ret) {
 		if (!sf->first_error) {
 			sf->first_error = ret;
 			snprintf(sf->first_error_path, sizeof(sf->first_error_path),
-				 "%s", path.buf);
+				 "%s/%s", sf->samples->path, path.buf);
 		}
 		goto out;
 	}
@@ -252,7 +252,7 @@ int opd_sfile_add(struct opd_sfiles *sf, struct opd_sfile *f, uint64_t key,
 		sf->first_error = ret;
 		opd_sfile_path(sf, &f->key, &path);
 		snprintf(sf->first_error_path, sizeof(sf->first_error_path),
-			 "%s", path.buf);
+			 "%s/%s", sf->samples->path, path.buf ? path.buf : "");
 		op_strbuf_release(&path);
 	}
 	return ret;

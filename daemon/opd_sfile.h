@@ -15,6 +15,7 @@
 #include "daemon/opd_image.h"
 #include "events/opev.h"
 #include "libdb/odb.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_hmap.h"
 #include "libutil/op_list.h"
 #include "libutil/op_strbuf.h"
@@ -39,7 +40,7 @@ struct opd_sfile {
 };
 
 struct opd_sfiles {
-	const char *samples_dir;	/* SESSION/samples/current, borrowed */
+	const struct op_dir *samples;	/* SESSION/samples/current, borrowed */
 	const struct opev_event *events;	/* borrowed */
 	struct opd_images *images;	/* borrowed */
 	double cpu_speed;
@@ -53,7 +54,7 @@ struct opd_sfiles {
 	char first_error_path[512];
 };
 
-void opd_sfiles_init(struct opd_sfiles *sf, const char *samples_dir,
+void opd_sfiles_init(struct opd_sfiles *sf, const struct op_dir *samples,
 		     const struct opev_event *events, struct opd_images *images,
 		     double cpu_speed, unsigned max_open);
 /* close every file; returns the first close error (0 if none) */
@@ -75,7 +76,8 @@ struct opd_sfile *opd_sfiles_get(struct opd_sfiles *sf, const struct opd_sfile_k
 int opd_sfile_add(struct opd_sfiles *sf, struct opd_sfile *f, uint64_t key,
 		  uint64_t count, uint64_t now);
 
-/* build the path of a sample file into sb; 0 or -ENOMEM */
+/* build the path of a sample file, relative to sf->samples, into sb;
+ * 0 or -ENOMEM */
 int opd_sfile_path(const struct opd_sfiles *sf, const struct opd_sfile_key *k,
 		   struct op_strbuf *sb);
 

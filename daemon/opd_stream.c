@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon/opd_stream.h"
@@ -16,19 +17,31 @@
 #include "libutil/op_file.h"
 
 #define WRITE_BUF (1u << 20)
+/* what is buffered reaches the file at the first round after this */
+#define FLUSH_NS 250000000ull
 
 struct opd_stream_writer {
 	int fd;
 	unsigned char *buf;
 	size_t len;
 	int error;		/* first write error, sticky */
+	uint64_t flushed_ns;	/* CLOCK_MONOTONIC of the last flush */
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static int flush(struct opd_stream_writer *w)
 {
 	if (!w->error && w->len)
 		w->error = op_write_all(w->fd, w->buf, w->len);
 	w->len = 0;
+	w->flushed_ns = now_ns();
 	return w->error;
 }
 
@@ -68,6 +81,16 @@ static void event_to_disk(const struct opev_event *ev, struct opd_stream_event *
 int opd_stream_create(const char *path, const struct opd_stream_info *info,
 		      struct opd_stream_writer **wp)
 {
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	return opd_stream_create_fd(fd, info, wp);
+}
+
+int opd_stream_create_fd(int fd, const struct opd_stream_info *info,
+			 struct opd_stream_writer **wp)
+{
 	struct opd_stream_header hdr = { .version = OPD_STREAM_VERSION };
 	struct opd_stream_writer *w = op_xcalloc(1, sizeof(*w));
 	size_t text_len = info->layout ? strlen(info->layout) : 0, i;
@@ -76,14 +99,7 @@ int opd_stream_create(const char *path, const struct opd_stream_info *info,
 	static const char zeros[8];
 
 	w->buf = op_xmalloc(WRITE_BUF);
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		int ret = -errno;
-
-		free(w->buf);
-		free(w);
-		return ret;
-	}
+	w->fd = fd;
 	memcpy(hdr.magic, OPD_STREAM_MAGIC, sizeof(OPD_STREAM_MAGIC));
 	hdr.header_size = sizeof(hdr);
 	hdr.event_size = sizeof(struct opd_stream_event);
@@ -103,7 +119,8 @@ int opd_stream_create(const char *path, const struct opd_stream_info *info,
 	put(w, info->layout ? info->layout : "", text_len);
 	put(w, zeros, layout_len - text_len);
 	*wp = w;
-	return w->error;
+	/* on disk at once: a run killed now still leaves a stream to convert */
+	return flush(w);
 }
 
 static int put_chunk(struct opd_stream_writer *w, uint32_t type, uint32_t cpu,
@@ -123,7 +140,11 @@ int opd_stream_write(struct opd_stream_writer *w, uint32_t cpu,
 
 int opd_stream_round(struct opd_stream_writer *w)
 {
-	return put_chunk(w, OPD_CHUNK_ROUND, 0, NULL, 0);
+	int ret = put_chunk(w, OPD_CHUNK_ROUND, 0, NULL, 0);
+
+	if (!ret && now_ns() - w->flushed_ns >= FLUSH_NS)
+		ret = flush(w);
+	return ret;
 }
 
 int opd_stream_close_writer(struct opd_stream_writer *w)
@@ -240,18 +261,23 @@ static int parse_header(struct opd_stream_reader *r, struct op_err *err)
 int opd_stream_open(const char *path, struct opd_stream_reader **rp,
 		    struct op_err *err)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0) {
+		*rp = NULL;
+		op_err_set(err, "%s", strerror(errno));
+		return -errno;
+	}
+	return opd_stream_open_fd(fd, rp, err);
+}
+
+int opd_stream_open_fd(int fd, struct opd_stream_reader **rp, struct op_err *err)
+{
 	struct opd_stream_reader *r = op_xcalloc(1, sizeof(*r));
 	struct stat st;
-	int fd, ret;
+	int ret;
 
 	*rp = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		op_err_set(err, "%s", strerror(errno));
-		free(r);
-		return ret;
-	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		ret = -EINVAL;
 		op_err_set(err, "not a regular file");

@@ -15,6 +15,9 @@
  * Replaying feeds the chunks to the engine exactly as they were read
  * live, rounds included, so the result does not depend on timing.  A
  * stream cut short (operf killed) replays up to its last whole chunk.
+ * The writer puts the header on disk at once and what it buffered at the
+ * first round 250 ms after the last write, so a killed recording loses
+ * about the last quarter second.
  */
 #ifndef OPD_STREAM_H
 #define OPD_STREAM_H
@@ -86,11 +89,18 @@ struct opd_stream_info {
 
 struct opd_stream_writer;
 
-/* create path and write the header; 0 or a negative errno */
+/*
+ * Write the header to fd, which the writer takes over (closed by
+ * opd_stream_close_writer(), also on failure); 0 or a negative errno
+ */
+int opd_stream_create_fd(int fd, const struct opd_stream_info *info,
+			 struct opd_stream_writer **wp);
+/* opd_stream_create_fd() of path, created or truncated */
 int opd_stream_create(const char *path, const struct opd_stream_info *info,
 		      struct opd_stream_writer **w);
 int opd_stream_write(struct opd_stream_writer *w, uint32_t cpu,
 		     const void *data, size_t len);
+/* a round's end; flushes the buffer when 250 ms have passed since the last */
 int opd_stream_round(struct opd_stream_writer *w);
 /* write the end marker, flush and close (close checked); NULL is fine */
 int opd_stream_close_writer(struct opd_stream_writer *w);
@@ -103,6 +113,8 @@ struct opd_stream_reader;
  */
 int opd_stream_open(const char *path, struct opd_stream_reader **r,
 		    struct op_err *err);
+/* opd_stream_open() of fd, which is closed (also on failure) */
+int opd_stream_open_fd(int fd, struct opd_stream_reader **r, struct op_err *err);
 const struct opd_stream_info *opd_stream_reader_info(const struct opd_stream_reader *r);
 
 /*

@@ -36,6 +36,7 @@
 #include "libdb/odb_session_info.h"
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_error.h"
 #include "libutil/op_file.h"
 #include "libutil/op_parse.h"
@@ -275,7 +276,7 @@ static int start_engine(struct run *r)
 	size_t i;
 	int ret = 0;
 
-	r->cfg.samples_dir = r->session.current;
+	r->cfg.samples = &r->session.cdir;
 	r->cfg.events = r->evs.events;
 	r->cfg.nr_events = r->evs.nr;
 	r->cfg.sample_type = r->perf.sample_type;
@@ -311,7 +312,10 @@ static int start_engine(struct run *r)
 		if (!r->stream_path)
 			op_die(1, "out of memory");
 	}
-	ret = opd_stream_create(r->stream_path, &info, &r->stream);
+	ret = op_dir_open_file(&r->session.sdir, "operf.data", O_WRONLY | O_CREAT | O_TRUNC,
+			       0644);
+	if (ret >= 0)
+		ret = opd_stream_create_fd(ret, &info, &r->stream);
 	free(ids);
 	if (ret)
 		op_error_errno(ret, "cannot create '%s'", r->stream_path);
@@ -334,11 +338,11 @@ static void load_kernel_info(struct run *r)
 		kallsyms = NULL;
 	if (op_read_file("/proc/modules", (size_t)16 << 20, &modules, &mlen))
 		modules = NULL;
-	if (odb_session_store_kernel(r->session.current, kallsyms, klen, modules, mlen))
+	if (odb_session_store_kernel(&r->session.cdir, kallsyms, klen, modules, mlen))
 		op_warning("cannot store the kernel symbols in '%s/kernel'",
 			   r->session.current);
 	if (!op_vdso_image(&vdso, &vlen) &&
-	    odb_session_store_vdso(r->session.current, vdso, vlen))
+	    odb_session_store_vdso(&r->session.cdir, vdso, vlen))
 		op_warning("cannot store the vdso in '%s/kernel'", r->session.current);
 	if (opd_kernel_layout(&r->layout, kallsyms, modules))
 		op_die(1, "out of memory");
@@ -514,7 +518,7 @@ static void write_info(struct run *r)
 	}
 	if (r->o->vmlinux)
 		info.vmlinux = op_xstrdup(r->o->vmlinux);
-	ret = odb_session_info_write(r->session.current, &info);
+	ret = odb_session_info_write(&r->session.cdir, &info);
 	if (ret)
 		op_warning("cannot write '%s/session.info': %s", r->session.current,
 			   odb_strerror(ret));
@@ -601,14 +605,14 @@ static void summarize(struct run *r)
 /* a text the engine makes (fill), stored in the session as name */
 static void store_text(struct run *r, const char *name,
 		       void (*fill)(const struct opd_engine *e, struct op_strbuf *sb),
-		       int (*store)(const char *dir, const char *text, size_t len))
+		       int (*store)(const struct op_dir *dir, const char *text, size_t len))
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
 
 	fill(r->engine, &sb);
 	if (op_strbuf_failed(&sb))
 		op_die(1, "out of memory");
-	if (store(r->session.current, sb.buf ? sb.buf : "", sb.len))
+	if (store(&r->session.cdir, sb.buf ? sb.buf : "", sb.len))
 		op_warning("cannot write '%s/%s'", r->session.current, name);
 	op_strbuf_release(&sb);
 }
@@ -628,7 +632,7 @@ static void store_comms(struct run *r)
 static void store_jit_maps(struct run *r)
 {
 	char failed[256] = "";
-	int ret = opd_jit_store(r->session.current, failed, sizeof(failed));
+	int ret = opd_jit_store(&r->session.cdir, failed, sizeof(failed));
 
 	if (ret < 0)
 		op_warning("cannot copy '%s' into '%s/jit': %s", failed,
@@ -658,7 +662,7 @@ static int finish(struct run *r)
 			op_warning("cannot write '%s/stats'", r->session.current);
 		free(thr);
 	}
-	if (odb_session_write_abi(r->session.dir))
+	if (odb_session_write_abi(&r->session.top))
 		op_warning("cannot write '%s/abi'", r->session.dir);
 	store_jit_maps(r);
 	store_comms(r);
@@ -839,11 +843,23 @@ static int run(struct run *r, int nr_args, const char **args)
 		op_notice("operf: notice: %s; sampling with the cpu-clock software "
 			  "event every %llu ns instead", r->evs.fallback_reason,
 			  (unsigned long long)r->evs.events[0].period);
-	if (opd_session_prepare(&r->session, r->o->session_dir, r->o->append, &err)) {
+	ret = opd_session_prepare(&r->session, r->o->session_dir, r->o->append, &err);
+	if (ret) {
 		op_error("%s", err.msg);
-		op_hint("choose another directory with --session-dir");
+		if (ret == -EBUSY)
+			op_hint("wait for it to finish, or choose another directory "
+				"with --session-dir");
+		else if (ret == -EPERM)
+			op_hint("use a directory only you can write to (chmod go-w), "
+				"or choose another with --session-dir");
+		else
+			op_hint("choose another directory with --session-dir");
 		return 1;
 	}
+	if (r->session.stale_pid && r->session.stale_pid != getpid())
+		op_notice("operf: notice: taking over the lock of '%s' left by process "
+			  "%ld, which ended without removing it", r->session.samples,
+			  (long)r->session.stale_pid);
 	opd_time_string(r->started, sizeof(r->started));
 	op_debug_phase("session checked");
 	if (setup_signals(r)) {

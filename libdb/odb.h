@@ -169,6 +169,17 @@ int odb_file_open(const char *path, enum odb_mode mode,
 		  const struct opd_header *hdr, struct odb_file **filep);
 
 /*
+ * odb_file_open() of path relative to dir, reached without following a
+ * symlink anywhere and never through a hard link when writing (op_dir.h:
+ * -ELOOP, -EMLINK); the file and its growth's temporary are created
+ * beneath dir, given to its owner when dir says so.  dir is borrowed
+ * until odb_file_close().
+ */
+struct op_dir;
+int odb_file_open_at(const struct op_dir *dir, const char *path, enum odb_mode mode,
+		     const struct opd_header *hdr, struct odb_file **filep);
+
+/*
  * Add count to key: new keys get a node, existing keys are added to, and
  * counts past ODB_VALUE_MAX spill into further nodes of the same key.
  * Returns 0, -ENOMEM, -ENOSPC or another errno from growing the file,

@@ -34,7 +34,7 @@ static int grow(struct odb_file *file)
 
 	if (file->size >= ODB_MAX_NODES)
 		return ODB_ERR_TABLE_FULL;
-	ret = odb_tmp_create(&big, file->path, file->size * 2);
+	ret = odb_tmp_create(&big, file->dir, file->path, file->size * 2);
 	if (ret)
 		return ret;
 	memcpy(big.hdr, file->hdr, sizeof(*big.hdr));
@@ -49,7 +49,7 @@ static int grow(struct odb_file *file)
 		big.nodes[i].next = big.hash[b];
 		big.hash[b] = i;
 	}
-	ret = odb_tmp_commit(&big, file->path);
+	ret = odb_tmp_commit(&big, file->dir, file->path);
 	if (ret)
 		return ret;
 	/* the old inode is no longer ours; its readers keep their snapshot */

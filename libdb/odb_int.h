@@ -6,12 +6,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "libutil/op_dir.h"
 #include "libdb/odb.h"
 
 struct odb_file {
 	int fd;				/* the mapped file */
 	enum odb_mode mode;
 	char *path;			/* owned copy, for growing by rename */
+	const struct op_dir *dir;	/* borrowed: path is beneath it, or NULL */
 	unsigned char *map;		/* the whole file */
 	size_t map_size;		/* bytes mapped == file size */
 	struct opd_header *hdr;		/* in map */
@@ -32,14 +34,15 @@ void odb_file_point(struct odb_file *file, unsigned char *map,
  * leave it open in tmp (fd, map, pointers); the caller fills it and then
  * calls odb_tmp_commit().  Returns 0 or a negative errno.
  */
-int odb_tmp_create(struct odb_file *tmp, const char *path,
-		   odb_index_t nr_slots);
+int odb_tmp_create(struct odb_file *tmp, const struct op_dir *dir,
+		   const char *path, odb_index_t nr_slots);
 
 /*
  * Rename "path.tmp" over path.  On failure tmp is unmapped, closed and
  * unlinked.
  */
-int odb_tmp_commit(struct odb_file *tmp, const char *path);
+int odb_tmp_commit(struct odb_file *tmp, const struct op_dir *dir,
+		   const char *path);
 
 #define FIXED_SIZE (sizeof(struct opd_header) + sizeof(struct odb_descr))
 

@@ -19,6 +19,7 @@
 #include "libdb/odb_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_barrier.h"
+#include "libutil/op_dir.h"
 
 void opd_header_init(struct opd_header *hdr)
 {
@@ -52,6 +53,32 @@ int odb_file_unmap(struct odb_file *file)
 	return ret;
 }
 
+/* open(), rename() and unlink() of a path, or of a name beneath dir (op_dir.h) */
+static int at_open(const struct op_dir *dir, const char *path, int flags, mode_t mode)
+{
+	int fd;
+
+	if (dir)
+		return op_dir_open_file(dir, path, flags, mode);
+	fd = open(path, flags | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+static int at_rename(const struct op_dir *dir, const char *from, const char *to)
+{
+	if (dir)
+		return op_dir_rename(dir, from, to);
+	return rename(from, to) ? -errno : 0;
+}
+
+static void at_unlink(const struct op_dir *dir, const char *path)
+{
+	if (dir)
+		op_dir_unlink(dir, path);
+	else
+		unlink(path);
+}
+
 static char *tmp_path(const char *path)
 {
 	size_t len = strlen(path), total;
@@ -65,8 +92,8 @@ static char *tmp_path(const char *path)
 	return tmp;
 }
 
-int odb_tmp_create(struct odb_file *tmp, const char *path,
-		   odb_index_t nr_slots)
+int odb_tmp_create(struct odb_file *tmp, const struct op_dir *dir,
+		   const char *path, odb_index_t nr_slots)
 {
 	uint64_t bytes = odb_layout_size(nr_slots);
 	char *name = tmp_path(path);
@@ -81,9 +108,10 @@ int odb_tmp_create(struct odb_file *tmp, const char *path,
 		ret = -EFBIG;
 		goto out;
 	}
-	tmp->fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	tmp->fd = at_open(dir, name, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (tmp->fd < 0) {
-		ret = -errno;
+		ret = tmp->fd;
+		tmp->fd = -1;
 		goto out;
 	}
 	/*
@@ -107,25 +135,23 @@ int odb_tmp_create(struct odb_file *tmp, const char *path,
 out_unlink:
 	close(tmp->fd);
 	tmp->fd = -1;
-	unlink(name);
+	at_unlink(dir, name);
 out:
 	free(name);
 	return ret;
 }
 
-int odb_tmp_commit(struct odb_file *tmp, const char *path)
+int odb_tmp_commit(struct odb_file *tmp, const struct op_dir *dir,
+		   const char *path)
 {
 	char *name = tmp_path(path);
-	int ret = 0;
+	int ret;
 
-	if (!name)
-		ret = -ENOMEM;
-	else if (rename(name, path))
-		ret = -errno;
+	ret = name ? at_rename(dir, name, path) : -ENOMEM;
 	if (ret) {
 		odb_file_unmap(tmp);
 		if (name)
-			unlink(name);
+			at_unlink(dir, name);
 	}
 	free(name);
 	return ret;
@@ -137,7 +163,7 @@ static int create_file(struct odb_file *file, const char *path,
 {
 	int ret;
 
-	ret = odb_tmp_create(file, path, ODB_MIN_NODES);
+	ret = odb_tmp_create(file, file->dir, path, ODB_MIN_NODES);
 	if (ret)
 		return ret;
 	if (hdr)
@@ -146,7 +172,7 @@ static int create_file(struct odb_file *file, const char *path,
 	file->hdr->version = OPD_VERSION;
 	file->descr->size = ODB_MIN_NODES;
 	file->descr->current_size = 1;
-	return odb_tmp_commit(file, path);
+	return odb_tmp_commit(file, file->dir, path);
 }
 
 /*
@@ -303,9 +329,12 @@ static int open_existing(struct odb_file *file, const char *path,
 
 	/* non-blocking: a FIFO put where a sample file belongs must not hang
 	 * the open (the check below refuses what is not a regular file) */
-	file->fd = open(path, flags | O_CLOEXEC | O_NONBLOCK);
-	if (file->fd < 0)
-		return -errno;
+	file->fd = at_open(file->dir, path, flags | O_NONBLOCK, 0);
+	if (file->fd < 0) {
+		ret = file->fd;
+		file->fd = -1;
+		return ret == -EINVAL && file->dir ? ODB_ERR_NOT_REGULAR : ret;
+	}
 	ret = map_and_check(file);
 	if (ret)
 		return ret;
@@ -340,6 +369,12 @@ int odb_file_map_fd(int fd, struct odb_file **filep)
 int odb_file_open(const char *path, enum odb_mode mode,
 		  const struct opd_header *hdr, struct odb_file **filep)
 {
+	return odb_file_open_at(NULL, path, mode, hdr, filep);
+}
+
+int odb_file_open_at(const struct op_dir *dir, const char *path, enum odb_mode mode,
+		     const struct opd_header *hdr, struct odb_file **filep)
+{
 	struct odb_file *file;
 	int ret;
 
@@ -349,6 +384,7 @@ int odb_file_open(const char *path, enum odb_mode mode,
 		return -ENOMEM;
 	file->fd = -1;
 	file->mode = mode;
+	file->dir = dir;
 	file->path = op_strdup(path);
 	if (!file->path) {
 		ret = -ENOMEM;

@@ -77,42 +77,34 @@ static void abi_text(struct op_strbuf *sb)
 	op_strbuf_addf(sb, "little_endian %d\n", *(const uint8_t *)&one);
 }
 
-int odb_session_write_abi(const char *session_dir)
+int odb_session_write_abi(const struct op_dir *session)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
-	char *path = odb_path_join(session_dir, "abi");
 	int ret;
 
 	abi_text(&sb);
-	ret = !path || op_strbuf_failed(&sb) ? -ENOMEM :
-	      op_write_file_atomic(path, sb.buf, sb.len, 0644);
+	ret = op_strbuf_failed(&sb) ? -ENOMEM :
+	      op_dir_write_file(session, "abi", sb.buf, sb.len, 0644);
 	op_strbuf_release(&sb);
-	free(path);
 	return ret;
 }
 
 /* write dir/name (its directories made as needed) whole */
-static int store_file(const char *dir, const char *name, const void *data, size_t len)
+static int store_file(const struct op_dir *dir, const char *name, const void *data,
+		      size_t len)
 {
-	char *path = odb_path_join(dir, name);
-	int ret;
+	int ret = op_dir_mkparents(dir, name, 0755);
 
-	if (!path)
-		return -ENOMEM;
-	ret = op_mkdir_parents(path, 0755);
-	if (!ret)
-		ret = op_write_file_atomic(path, data, len, 0644);
-	free(path);
-	return ret;
+	return ret ? ret : op_dir_write_file(dir, name, data, len, 0644);
 }
 
-static int store_one(const char *dir, enum odb_kernel_copy which,
+static int store_one(const struct op_dir *dir, enum odb_kernel_copy which,
 		     const char *text, size_t len)
 {
 	return text ? store_file(dir, kernel_copies[which], text, len) : 0;
 }
 
-int odb_session_store_kernel(const char *dir, const char *kallsyms,
+int odb_session_store_kernel(const struct op_dir *dir, const char *kallsyms,
 			     size_t kallsyms_len, const char *modules,
 			     size_t modules_len)
 {
@@ -121,22 +113,22 @@ int odb_session_store_kernel(const char *dir, const char *kallsyms,
 	return ret ? ret : store_one(dir, ODB_KERNEL_MODULES, modules, modules_len);
 }
 
-int odb_session_store_vdso(const char *dir, const void *image, size_t len)
+int odb_session_store_vdso(const struct op_dir *dir, const void *image, size_t len)
 {
 	return store_one(dir, ODB_KERNEL_VDSO, (const char *)image, len);
 }
 
-int odb_session_store_comms(const char *dir, const char *text, size_t len)
+int odb_session_store_comms(const struct op_dir *dir, const char *text, size_t len)
 {
 	return store_file(dir, ODB_SESSION_COMMS, text, len);
 }
 
-int odb_session_store_buildids(const char *dir, const char *text, size_t len)
+int odb_session_store_buildids(const struct op_dir *dir, const char *text, size_t len)
 {
 	return store_file(dir, ODB_SESSION_BUILDIDS, text, len);
 }
 
-int odb_session_store_jitmap(const char *dir, uint32_t tgid, const void *text,
+int odb_session_store_jitmap(const struct op_dir *dir, uint32_t tgid, const void *text,
 			     size_t len)
 {
 	char name[64];

@@ -24,13 +24,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libutil/op_dir.h"
+
 /*
  * Write SESSION/abi for this build: "NAME VALUE" lines with the sizes and
  * offsets of the sample-file structures and the byte order, the keys
- * OProfile 1.4's opimport reads.  Written whole through a temporary file.
- * Returns 0 or a negative errno.
+ * OProfile 1.4's opimport reads.  Written whole through a temporary file,
+ * never through a symlink (op_dir.h).  Returns 0 or a negative errno.
  */
-int odb_session_write_abi(const char *session_dir);
+int odb_session_write_abi(const struct op_dir *session);
 
 enum odb_kernel_copy {
 	ODB_KERNEL_KALLSYMS,	/* kernel/kallsyms */
@@ -44,7 +46,7 @@ enum odb_kernel_copy {
  * either may be NULL and is then not written.  Returns 0 or a negative
  * errno.
  */
-int odb_session_store_kernel(const char *dir, const char *kallsyms,
+int odb_session_store_kernel(const struct op_dir *dir, const char *kallsyms,
 			     size_t kallsyms_len, const char *modules,
 			     size_t modules_len);
 
@@ -52,21 +54,21 @@ int odb_session_store_kernel(const char *dir, const char *kallsyms,
  * Store the vdso image the kernel maps into processes (len bytes) as
  * dir/kernel/vdso.so.  Returns 0 or a negative errno.
  */
-int odb_session_store_vdso(const char *dir, const void *image, size_t len);
+int odb_session_store_vdso(const struct op_dir *dir, const void *image, size_t len);
 
 /* the names of the run's processes and threads, under the samples
  * directory (oprofile-ng-session(5), PROCESS NAMES) */
 #define ODB_SESSION_COMMS "comms"
 
 /* store the comms text (len bytes) as dir/comms; 0 or a negative errno */
-int odb_session_store_comms(const char *dir, const char *text, size_t len);
+int odb_session_store_comms(const struct op_dir *dir, const char *text, size_t len);
 
 /* the build-ids of the run's binaries, under the samples directory
  * (oprofile-ng-session(5), BUILD-IDS) */
 #define ODB_SESSION_BUILDIDS "buildids"
 
 /* store the buildids text as dir/buildids; 0 or a negative errno */
-int odb_session_store_buildids(const char *dir, const char *text, size_t len);
+int odb_session_store_buildids(const struct op_dir *dir, const char *text, size_t len);
 
 /* where perf map files of JIT code are kept, under the samples directory */
 #define ODB_SESSION_JIT_DIR "jit"
@@ -75,7 +77,7 @@ int odb_session_store_buildids(const char *dir, const char *text, size_t len);
  * Store the perf map file of process tgid (len bytes of "START SIZE
  * NAME" lines) as dir/jit/perf-TGID.map.  Returns 0 or a negative errno.
  */
-int odb_session_store_jitmap(const char *dir, uint32_t tgid, const void *text,
+int odb_session_store_jitmap(const struct op_dir *dir, uint32_t tgid, const void *text,
 			     size_t len);
 
 /*

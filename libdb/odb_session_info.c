@@ -276,18 +276,17 @@ int odb_session_info_parse(const char *text, size_t len,
 	return ret;
 }
 
-int odb_session_info_write(const char *dir, const struct odb_session_info *info)
+int odb_session_info_write(const struct op_dir *dir,
+			   const struct odb_session_info *info)
 {
-	char *path, *text;
+	char *text;
 	size_t len;
 	int ret;
 
 	ret = odb_session_info_format(info, &text, &len);
 	if (ret)
 		return ret;
-	path = odb_path_join(dir, "session.info");
-	ret = path ? op_write_file_atomic(path, text, len, 0644) : -ENOMEM;
-	free(path);
+	ret = op_dir_write_file(dir, "session.info", text, len, 0644);
 	free(text);
 	return ret;
 }

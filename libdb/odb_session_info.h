@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libutil/op_dir.h"
+
 /* an "event" line: one event the recording opened */
 struct odb_session_event {
 	char *name;		/* as in the sample-file names; no blanks */
@@ -90,8 +92,10 @@ int odb_session_info_format(const struct odb_session_info *info, char **text,
 int odb_session_info_parse(const char *text, size_t len,
 			   struct odb_session_info *info);
 
-/* write dir/session.info (dir: the samples directory) whole; 0 or -errno */
-int odb_session_info_write(const char *dir, const struct odb_session_info *info);
+/* write dir/session.info (dir: the samples directory) whole, never
+ * through a symlink (op_dir.h); 0 or -errno */
+int odb_session_info_write(const struct op_dir *dir,
+			   const struct odb_session_info *info);
 
 /*
  * Read dir/session.info into *info (cleared first).  Returns 0, -ENOENT

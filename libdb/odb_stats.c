@@ -93,17 +93,13 @@ int odb_stats_parse_count(const char *text, size_t len, uint64_t *out)
 	return 0;
 }
 
-static int write_count(const char *dir, const char *name, uint64_t value)
+static int write_count(const struct op_dir *dir, const char *name, uint64_t value)
 {
-	char *path = odb_path_join(dir, name), buf[32];
+	char path[64], buf[32];
 	int len = snprintf(buf, sizeof(buf), "%" PRIu64, value);
-	int ret;
 
-	if (!path)
-		return -ENOMEM;
-	ret = op_write_file_atomic(path, buf, (size_t)len, 0644);
-	free(path);
-	return ret;
+	snprintf(path, sizeof(path), "stats/%s", name);
+	return op_dir_write_file(dir, path, buf, (size_t)len, 0644);
 }
 
 /* a name that stays one file inside throttled/ */
@@ -112,9 +108,8 @@ static bool plain_name(const char *name)
 	return name[0] && name[0] != '.' && !strchr(name, '/');
 }
 
-static int write_throttled(const char *stats, const struct odb_stats *st)
+static int write_throttled(const struct op_dir *dir, const struct odb_stats *st)
 {
-	char *dir;
 	size_t i;
 	int ret = 0;
 
@@ -123,42 +118,34 @@ static int write_throttled(const char *stats, const struct odb_stats *st)
 	for (i = 0; i < st->nr_throttled; i++)
 		if (!plain_name(st->throttled[i]))
 			return -EINVAL;
-	dir = odb_path_join(stats, "throttled");
-	if (!dir)
-		return -ENOMEM;
-	ret = op_mkdir_p(dir, 0755);
+	ret = op_dir_mkparents(dir, "stats/throttled/x", 0755);
 	for (i = 0; i < st->nr_throttled && !ret; i++) {
-		char *path = odb_path_join(dir, st->throttled[i]);
+		char *path = odb_path_join("stats/throttled", st->throttled[i]);
 
-		ret = path ? op_write_file_atomic(path, "", 0, 0644) : -ENOMEM;
+		ret = path ? op_dir_write_file(dir, path, "", 0, 0644) : -ENOMEM;
 		free(path);
 	}
-	free(dir);
 	return ret;
 }
 
-int odb_stats_write(const char *dir, const struct odb_stats *st)
+int odb_stats_write(const struct op_dir *dir, const struct odb_stats *st)
 {
-	char *stats = odb_path_join(dir, "stats");
 	bool any_lost = false;
 	int ret, i;
 
-	if (!stats)
-		return -ENOMEM;
-	ret = op_mkdir_p(stats, 0755);
+	ret = op_dir_mkparents(dir, "stats/x", 0755);
 	for (i = 0; i < ODB_NR_STATS && !ret; i++) {
 		if (kinds[i] == ODB_STAT_KIND_TOTAL || !st->count[i])
 			continue;
 		any_lost = true;
-		ret = write_count(stats, files[i], st->count[i]);
+		ret = write_count(dir, files[i], st->count[i]);
 	}
 	/* OProfile 1.4's rule: total_samples goes with any lost_* file */
 	if (!ret && any_lost)
-		ret = write_count(stats, files[ODB_STAT_TOTAL_SAMPLES],
+		ret = write_count(dir, files[ODB_STAT_TOTAL_SAMPLES],
 				  st->count[ODB_STAT_TOTAL_SAMPLES]);
 	if (!ret)
-		ret = write_throttled(stats, st);
-	free(stats);
+		ret = write_throttled(dir, st);
 	return ret;
 }
 

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libutil/op_dir.h"
+
 enum odb_stat_kind {
 	ODB_STAT_KIND_TOTAL,		/* total_samples */
 	ODB_STAT_KIND_LOST_SAMPLES,	/* samples in no sample file */
@@ -106,10 +108,11 @@ int odb_stats_parse_count(const char *text, size_t len, uint64_t *out);
  * throttled/EVENT for each of st->throttled (a name that is empty, starts
  * with '.' or holds a '/' is -EINVAL and nothing of it is written).
  * stats/ is created even when nothing else is written.  Each file is
- * written whole through a temporary file.  present[] is not used.
+ * written whole through a temporary file, never through a symlink
+ * (op_dir.h).  present[] is not used.
  * Returns 0 or a negative errno (-ENOMEM included).
  */
-int odb_stats_write(const char *dir, const struct odb_stats *st);
+int odb_stats_write(const struct op_dir *dir, const struct odb_stats *st);
 
 /*
  * Read dir/stats/ into *st (cleared first).  A missing directory or file

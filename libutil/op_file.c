@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "libutil/op_alloc.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
 
@@ -204,28 +205,26 @@ int op_read_owned_file(const char *path, size_t max_size, char **data, size_t *l
 int op_write_file_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode)
 {
-	struct op_strbuf tmp = OP_STRBUF_INIT;
-	int fd, ret;
+	const char *slash = strrchr(path, '/');
+	struct op_dir d;
+	char *dir;
+	int ret;
 
-	op_strbuf_addf(&tmp, "%s.tmp", path);
-	if (op_strbuf_failed(&tmp))
+	/* the file beneath its directory: "path.tmp" is never a link followed */
+	if (!slash)
+		dir = op_strdup(".");
+	else if (slash == path)
+		dir = op_strdup("/");
+	else
+		dir = op_strndup(path, (size_t)(slash - path));
+	if (!dir)
 		return -ENOMEM;
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	ret = op_write_all(fd, data, len);
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp.buf, path))
-		ret = -errno;
+	ret = op_dir_open_path(&d, dir);
+	free(dir);
 	if (ret)
-		unlink(tmp.buf);
-out:
-	op_strbuf_release(&tmp);
+		return ret;
+	ret = op_dir_write_file(&d, slash ? slash + 1 : path, data, len, mode);
+	op_dir_close(&d);
 	return ret;
 }
 
@@ -253,48 +252,6 @@ int op_file_mtime(const char *path, int64_t *mtime)
 	return 0;
 }
 
-/* remove what is inside directory fd, then nothing else */
-static int remove_dir_contents(int dirfd)
-{
-	DIR *dir;
-	struct dirent *de;
-	int ret = 0;
-
-	dir = fdopendir(dirfd);
-	if (!dir) {
-		ret = -errno;
-		close(dirfd);
-		return ret;
-	}
-	while ((de = readdir(dir))) {
-		int sub;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (!unlinkat(dirfd, de->d_name, 0))
-			continue;
-		if (errno != EISDIR && errno != EPERM) {
-			ret = -errno;
-			break;
-		}
-		sub = openat(dirfd, de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0) {
-			ret = -errno;
-			break;
-		}
-		ret = remove_dir_contents(sub);
-		if (ret)
-			break;
-		if (unlinkat(dirfd, de->d_name, AT_REMOVEDIR)) {
-			ret = -errno;
-			break;
-		}
-	}
-	closedir(dir);
-	return ret;
-}
-
 int op_remove_tree(const char *path)
 {
 	int fd, ret;
@@ -306,7 +263,12 @@ int op_remove_tree(const char *path)
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = remove_dir_contents(fd);
+	{
+		struct op_dir d = { .fd = fd, .path = NULL };
+
+		ret = op_dir_remove_contents(&d);
+		close(fd);
+	}
 	if (ret)
 		return ret;
 	if (rmdir(path))

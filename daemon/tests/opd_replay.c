@@ -22,7 +22,9 @@
 #include "libdb/odb.h"
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_error.h"
+#include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
 
 static struct op_strbuf lines = OP_STRBUF_INIT;
@@ -79,6 +81,7 @@ static void dump(const char *dir)
 int main(int argc, char **argv)
 {
 	struct opd_engine_config cfg = { 0 };
+	struct op_dir samples = OP_DIR_INIT;
 	const struct opd_stream_info *info;
 	struct opd_stream_reader *r;
 	struct opd_engine *e;
@@ -109,7 +112,9 @@ int main(int argc, char **argv)
 	if (ret)
 		op_die(1, "cannot open '%s': %s", argv[i], err.msg);
 	info = opd_stream_reader_info(r);
-	cfg.samples_dir = argv[i + 1];
+	if (op_mkdir_p(argv[i + 1], 0755) || op_dir_open_path(&samples, argv[i + 1]))
+		op_die(1, "cannot open '%s'", argv[i + 1]);
+	cfg.samples = &samples;
 	cfg.events = info->events;
 	cfg.nr_events = info->nr_events;
 	cfg.sample_type = info->sample_type;
@@ -146,6 +151,7 @@ int main(int argc, char **argv)
 	if (do_dump)
 		dump(argv[i + 1]);
 	opd_engine_free(e);
+	op_dir_close(&samples);
 	opd_stream_close(r);
 	return ret < 0 ? 1 : 0;
 }

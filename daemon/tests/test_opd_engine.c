@@ -40,6 +40,9 @@
 
 static struct op_testdir dir;
 static char samples[600];
+/* the samples directories engines write, held for them (closed at the end) */
+static struct op_dir held[64];
+static size_t nr_held;
 static struct opev_event events[1];
 
 static int setup(void **state)
@@ -58,6 +61,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	for (size_t i = 0; i < 64; i++)
+		op_dir_close(&held[i]);
 	op_testdir_remove(&dir);
 	return 0;
 }
@@ -69,13 +74,23 @@ struct opts {
 	const char *vmlinux;
 };
 
+
+static const struct op_dir *hold(const char *path)
+{
+	struct op_dir *d = &held[nr_held++ % 64];
+
+	op_dir_close(d);
+	assert_int_equal(op_testdir_hold(path, d), 0);
+	return d;
+}
+
 static struct opd_engine *engine(const char *name, const struct opts *o)
 {
 	struct opd_engine_config cfg = { 0 };
 	struct opd_engine *e;
 
 	snprintf(samples, sizeof(samples), "%s/%s", dir.path, name);
-	cfg.samples_dir = samples;
+	cfg.samples = hold(samples);
 	cfg.events = events;
 	cfg.nr_events = 1;
 	cfg.sample_type = OPD_SAMPLE_TYPE | (o && o->callgraph ? PERF_SAMPLE_CALLCHAIN : 0);

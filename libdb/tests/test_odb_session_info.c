@@ -123,6 +123,41 @@ static void assert_info_equal(const struct odb_session_info *a,
 	assert_str(a->vmlinux, b->vmlinux);
 }
 
+/* the writers into directory path, held for the call */
+static int info_write(const char *path, const struct odb_session_info *info)
+{
+	struct op_dir d;
+	int ret = op_testdir_hold(path, &d);
+
+	if (!ret)
+		ret = odb_session_info_write(&d, info);
+	op_dir_close(&d);
+	return ret;
+}
+
+static int abi_write(const char *path)
+{
+	struct op_dir d;
+	int ret = op_testdir_hold(path, &d);
+
+	if (!ret)
+		ret = odb_session_write_abi(&d);
+	op_dir_close(&d);
+	return ret;
+}
+
+static int store_kernel(const char *path, const char *kallsyms, size_t klen,
+			const char *modules, size_t mlen)
+{
+	struct op_dir d;
+	int ret = op_testdir_hold(path, &d);
+
+	if (!ret)
+		ret = odb_session_store_kernel(&d, kallsyms, klen, modules, mlen);
+	op_dir_close(&d);
+	return ret;
+}
+
 static void test_format(void **state)
 {
 	char *text;
@@ -272,7 +307,7 @@ static void test_write_read(void **state)
 	(void)state;
 	op_testdir_file(&dir, "run", sub, sizeof(sub));
 	assert_int_equal(op_mkdir_p(sub, 0755), 0);
-	assert_int_equal(odb_session_info_write(sub, &full), 0);
+	assert_int_equal(info_write(sub, &full), 0);
 	assert_int_equal(odb_session_info_read(sub, &back), 0);
 	assert_info_equal(&back, &full);
 	odb_session_info_release(&back);
@@ -306,7 +341,7 @@ static void test_oom(void **state)
 	assert_int_equal(op_mkdir_p(sub, 0755), 0);
 	for (k = 1;; k++) {
 		op_alloc_fail_at(k);
-		ret = odb_session_info_write(sub, &full);
+		ret = info_write(sub, &full);
 		if (op_alloc_count() < k) {
 			op_alloc_fail_at(0);
 			assert_int_equal(ret, 0);
@@ -349,7 +384,7 @@ static void test_session_files(void **state)
 	(void)state;
 	op_testdir_file(&dir, "sess", sub, sizeof(sub));
 	assert_int_equal(op_mkdir_p(sub, 0755), 0);
-	assert_int_equal(odb_session_write_abi(sub), 0);
+	assert_int_equal(abi_write(sub), 0);
 	op_testdir_file(&dir, "sess/abi", path, sizeof(path));
 	assert_int_equal(op_read_file(path, 4096, &text, &len), 0);
 	assert_non_null(strstr(text, "\nsizeof_struct_opd_header 72\n"));
@@ -361,7 +396,7 @@ static void test_session_files(void **state)
 
 	assert_null(odb_session_kernel_copy(sub, ODB_KERNEL_KALLSYMS, &err));
 	assert_int_equal(err, -ENOENT);
-	assert_int_equal(odb_session_store_kernel(sub, "0 T _text\njunk", 10, NULL, 0), 0);
+	assert_int_equal(store_kernel(sub, "0 T _text\njunk", 10, NULL, 0), 0);
 	p = odb_session_kernel_copy(sub, ODB_KERNEL_KALLSYMS, &err);
 	op_testdir_file(&dir, "sess/kernel/kallsyms", path, sizeof(path));
 	assert_string_equal(p, path);
@@ -371,7 +406,7 @@ static void test_session_files(void **state)
 	free(text);
 	free(p);
 	assert_null(odb_session_kernel_copy(sub, ODB_KERNEL_MODULES, &err));
-	assert_int_equal(odb_session_store_kernel(sub, NULL, 0, "ext4 1 0 - Live 0x0\n",
+	assert_int_equal(store_kernel(sub, NULL, 0, "ext4 1 0 - Live 0x0\n",
 						  20), 0);
 	p = odb_session_kernel_copy(sub, ODB_KERNEL_MODULES, &err);
 	assert_non_null(p);

@@ -42,6 +42,18 @@ static int teardown(void **state)
 }
 
 /* OProfile 1.4's names (libop/op_config.c) and ours, and their kinds */
+/* odb_stats_write() into directory path, made if missing */
+static int stats_write(const char *path, const struct odb_stats *st)
+{
+	struct op_dir d;
+	int ret = op_testdir_hold(path, &d);
+
+	if (!ret)
+		ret = odb_stats_write(&d, st);
+	op_dir_close(&d);
+	return ret;
+}
+
 static void test_names(void **state)
 {
 	static const struct {
@@ -202,7 +214,7 @@ static void test_write_read(void **state)
 	st.count[ODB_STAT_LOST_BT_NO_MAPPING] = 7;
 	st.throttled = names;
 	st.nr_throttled = 2;
-	assert_int_equal(odb_stats_write(sub, &st), 0);
+	assert_int_equal(stats_write(sub, &st), 0);
 	/* OProfile's text: the decimal number, no newline */
 	assert_file("w/stats/lost_no_mapping", "100");
 	assert_file("w/stats/lost_kernel", "50");
@@ -238,14 +250,14 @@ static void test_write_total(void **state)
 	(void)state;
 	op_testdir_file(&dir, "none", sub, sizeof(sub));
 	st.count[ODB_STAT_TOTAL_SAMPLES] = 500;
-	assert_int_equal(odb_stats_write(sub, &st), 0);
+	assert_int_equal(stats_write(sub, &st), 0);
 	assert_true(exists("none/stats"));
 	assert_false(exists("none/stats/total_samples"));
 	assert_false(exists("none/stats/throttled"));
 
 	op_testdir_file(&dir, "arcs", sub, sizeof(sub));
 	st.count[ODB_STAT_LOST_BT_NO_MAPPING] = 3;
-	assert_int_equal(odb_stats_write(sub, &st), 0);
+	assert_int_equal(stats_write(sub, &st), 0);
 	assert_file("arcs/stats/total_samples", "500");
 	assert_file("arcs/stats/lost_bt_no_mapping", "3");
 }
@@ -266,7 +278,7 @@ static void test_write_bad_names(void **state)
 		names[1] = (char *)bad[i];
 		st.throttled = names;
 		st.nr_throttled = 2;
-		if (odb_stats_write(sub, &st) != -EINVAL)
+		if (stats_write(sub, &st) != -EINVAL)
 			fail_msg("throttled name '%s' was accepted", bad[i]);
 		snprintf(rel, sizeof(rel), "bad%zu/stats/throttled", i);
 		assert_false(exists(rel));
@@ -332,7 +344,7 @@ static void test_oom(void **state)
 	op_testdir_file(&dir, "oom", sub, sizeof(sub));
 	for (k = 1;; k++) {
 		op_alloc_fail_at(k);
-		ret = odb_stats_write(sub, &st);
+		ret = stats_write(sub, &st);
 		if (op_alloc_count() < k) {
 			op_alloc_fail_at(0);
 			assert_int_equal(ret, 0);

@@ -17,10 +17,12 @@
 
 #include "daemon/opd_engine.h"
 #include "daemon/opd_stream.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_file.h"
 #include "tests/fuzz/fuzz.h"
 
 static char root[512], input[600], samples[600];
+static struct op_dir samples_dir = OP_DIR_INIT;	/* held for every run */
 
 static void make_dirs(void)
 {
@@ -31,6 +33,8 @@ static void make_dirs(void)
 		abort();
 	snprintf(input, sizeof(input), "%s/in.stream", root);
 	snprintf(samples, sizeof(samples), "%s/samples", root);
+	if (op_mkdir_p(samples, 0755) || op_dir_open_path(&samples_dir, samples))
+		abort();
 }
 
 /* root must hold only the input and the samples directory */
@@ -63,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (opd_stream_open(input, &r, &err))
 		return 0;
 	info = opd_stream_reader_info(r);
-	cfg.samples_dir = samples;
+	cfg.samples = &samples_dir;
 	cfg.events = info->events;
 	cfg.nr_events = info->nr_events;
 	cfg.sample_type = info->sample_type;

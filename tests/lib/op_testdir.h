@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libutil/op_dir.h"
 #include "libutil/op_file.h"
 
 struct op_testdir {
@@ -39,6 +40,15 @@ static inline const char *op_testdir_file(const struct op_testdir *dir,
 	int n = snprintf(buf, size, "%s/%s", dir->path, name);
 
 	return n < 0 || (size_t)n >= size ? NULL : buf;
+}
+
+/* make directory path if missing and hold it as d (libutil/op_dir.h) */
+static inline int op_testdir_hold(const char *path, struct op_dir *d)
+{
+	int ret = op_mkdir_p(path, 0755);
+
+	*d = (struct op_dir)OP_DIR_INIT;
+	return ret ? ret : op_dir_open_path(d, path);
 }
 
 static inline void op_testdir_remove(struct op_testdir *dir)
