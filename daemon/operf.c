@@ -29,6 +29,7 @@
 #include "daemon/opd_stream.h"
 #include "daemon/opd_synth.h"
 #include "daemon/operf_events.h"
+#include "daemon/operf_run.h"
 #include "daemon/operf_target.h"
 #include "daemon/perf_events.h"
 #include "libdb/odb.h"
@@ -48,21 +49,6 @@
 #define POLL_MS 100		/* longest wait between read rounds */
 #define STOP_GRACE_MS 2000	/* after forwarding SIGINT to the command */
 
-struct operf_options {
-	char *events;
-	int callgraph;
-	int separate_thread;
-	int separate_cpu;
-	char *session_dir;
-	int append;
-	char *vmlinux;
-	int lazy;
-	char *verbose;
-	int version;
-	int help;
-	int system_wide;
-	int pid;
-};
 
 /* filled by popt, then passed down as const */
 static struct operf_options opts;
@@ -96,6 +82,9 @@ static const struct poptOption options_table[] = {
 	  "profile every process on every cpu (root or perf_event_paranoid <= 0)", NULL },
 	{ "pid", 'p', POPT_ARG_INT, &opts.pid, 0,
 	  "profile the running process PID and its threads", "PID" },
+	{ "convert", '\0', POPT_ARG_NONE, &opts.convert, 0,
+	  "convert the recording a killed --lazy-conversion run left in the "
+	  "session directory", NULL },
 	POPT_AUTOHELP
 	POPT_TABLEEND
 };
@@ -179,28 +168,6 @@ static int parse_verbose(const char *list)
 	return ret;
 }
 
-/* everything one run needs, set up step by step by main() */
-struct run {
-	const struct operf_options *o;
-	char **argv;			/* the command, or NULL */
-	struct operf_events evs;
-	struct opd_session session;
-	struct opd_target target;
-	struct operf_target child;
-	struct opd_perf perf;
-	struct op_strbuf layout;
-	struct opd_engine_config cfg;
-	struct opd_engine *engine;	/* live conversion */
-	struct opd_stream_writer *stream;	/* lazy conversion */
-	struct opd_stream_reader *reader;	/* its replay, mapped until finished */
-	char *stream_path;
-	char started[64];
-	int sigfd;
-	int child_status;
-	bool child_exited;
-	bool stop_asked;		/* operf got SIGINT/SIGTERM/SIGHUP */
-	uint64_t nr_read;		/* bytes read from the rings */
-};
 
 static int setup_signals(struct run *r)
 {
@@ -312,14 +279,18 @@ static int start_engine(struct run *r)
 		if (!r->stream_path)
 			op_die(1, "out of memory");
 	}
-	ret = op_dir_open_file(&r->session.sdir, "operf.data", O_WRONLY | O_CREAT | O_TRUNC,
+	ret = op_dir_open_file(&r->session.sdir, OPERF_DATA, O_WRONLY | O_CREAT | O_TRUNC,
 			       0644);
 	if (ret >= 0)
 		ret = opd_stream_create_fd(ret, &info, &r->stream);
 	free(ids);
-	if (ret)
+	if (ret) {
 		op_error_errno(ret, "cannot create '%s'", r->stream_path);
-	return ret;
+		return ret;
+	}
+	/* what operf --convert needs if this run is killed before converting */
+	operf_write_info(r);
+	return 0;
 }
 
 /*
@@ -454,227 +425,6 @@ static int run_command_start(struct run *r)
 	return 0;
 }
 
-/* the command and its arguments, space-separated (caller frees) */
-static char *command_line(char *const *argv)
-{
-	struct op_strbuf sb = OP_STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; argv[i]; i++)
-		op_strbuf_addf(&sb, "%s%s", i ? " " : "", argv[i]);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
-	return op_strbuf_detach(&sb);
-}
-
-/* session.info: what this run was, for the report tools */
-static void write_info(struct run *r)
-{
-	struct odb_session_info info = {
-		.started = op_xstrdup(r->started),
-		.separate_thread = r->o->separate_thread,
-		.separate_cpu = r->o->separate_cpu,
-		.callgraph = r->o->callgraph,
-	};
-	struct op_strbuf tool = OP_STRBUF_INIT;
-	size_t i;
-	int ret;
-
-	op_strbuf_addf(&tool, "operf %s", PACKAGE_VERSION);
-	info.tool = op_strbuf_detach(&tool);
-	if (!info.tool)
-		op_die(1, "out of memory");
-	if (r->target.kind == OPD_TARGET_SYSTEM) {
-		info.target = ODB_TARGET_SYSTEM;
-	} else if (r->target.kind == OPD_TARGET_PID) {
-		info.target = ODB_TARGET_PID;
-		info.pid = (uint32_t)r->target.pid;
-	} else {
-		info.target = ODB_TARGET_COMMAND;
-		info.command = command_line(r->argv);
-	}
-	info.events = op_xcalloc(r->evs.nr ? r->evs.nr : 1, sizeof(*info.events));
-	for (i = 0; i < r->evs.nr; i++) {
-		const struct opev_event *ev = &r->evs.events[i];
-
-		info.events[i] = (struct odb_session_event){
-			.name = op_xstrdup(ev->name),
-			.software = ev->kind == OPEV_SOFTWARE_CLOCK,
-			.period = ev->period,
-			.cpu_type = ev->op_cpu_type,
-			.code = ev->op_event,
-			.unit_mask = ev->op_unit_mask,
-			.desc = op_xstrdup(ev->desc),
-		};
-		info.nr_events++;
-	}
-	if (r->evs.fallback) {
-		info.fallback = true;
-		info.fallback_reason = op_xstrdup(r->evs.fallback_reason);
-	}
-	if (r->perf.kernel_excluded) {
-		info.kernel_excluded = true;
-		info.kernel_excluded_reason = op_xstrdup("perf_event_paranoid");
-	}
-	if (r->o->vmlinux)
-		info.vmlinux = op_xstrdup(r->o->vmlinux);
-	ret = odb_session_info_write(&r->session.cdir, &info);
-	if (ret)
-		op_warning("cannot write '%s/session.info': %s", r->session.current,
-			   odb_strerror(ret));
-	odb_session_info_release(&info);
-}
-
-/* lazy conversion: replay the recorded stream through a new engine */
-static int convert_stream(struct run *r)
-{
-	struct op_err err = { "" };
-	int ret;
-
-	ret = opd_stream_close_writer(r->stream);
-	r->stream = NULL;
-	if (ret) {
-		op_error_errno(ret, "cannot write '%s'", r->stream_path);
-		return 1;
-	}
-	ret = opd_stream_open(r->stream_path, &r->reader, &err);
-	if (ret) {
-		op_error("cannot read back '%s': %s", r->stream_path, err.msg);
-		return 1;
-	}
-	r->engine = opd_engine_new(&r->cfg);
-	/*
-	 * The engine borrows the records from the reader's mapping until
-	 * opd_engine_finish(): finish() closes the reader after that.
-	 */
-	ret = opd_stream_replay(r->reader, r->engine, &err);
-	if (ret < 0) {
-		op_error("cannot convert '%s': %s", r->stream_path, err.msg);
-		return 1;
-	}
-	if (!getenv("OPERF_KEEP_DATA"))
-		unlink(r->stream_path);
-	return 0;
-}
-
-static void summarize(struct run *r)
-{
-	const struct opd_stats *st = opd_engine_stats(r->engine);
-	struct odb_stats ost;
-	uint64_t lost, arcs, total;
-	const char *path;
-	int err = opd_engine_first_error(r->engine, &path);
-	size_t i;
-
-	/* what libdb counts as lost samples, of the samples taken */
-	opd_stats_to_odb(st, &ost);
-	lost = odb_stats_lost_samples(&ost);
-	arcs = odb_stats_lost_arcs(&ost);
-	odb_stats_taken(&ost, &total);
-	if (err)
-		op_warning("samples were lost writing sample file '%s': %s", path,
-			   odb_strerror(err));
-	for (i = 0; i < r->evs.nr; i++)
-		if (opd_engine_throttled(r->engine, (uint32_t)i))
-			op_warning("the kernel throttled event '%s': fewer samples than "
-				   "its rate asks for", r->evs.events[i].name);
-	if (lost)
-		op_warning("%llu of %llu samples lost (%.2f%%); see %s/operf.log",
-			   (unsigned long long)lost, (unsigned long long)total,
-			   total ? 100.0 * (double)lost / (double)total : 100.0,
-			   r->session.samples);
-	if (arcs)
-		op_notice("operf: %llu call-graph arc%s not recorded: %s caller "
-			  "is in no known mapping", (unsigned long long)arcs,
-			  arcs == 1 ? " was" : "s were", arcs == 1 ? "its" : "their");
-	if (r->target.kind == OPD_TARGET_COMMAND && WIFSIGNALED(r->child_status))
-		op_notice("operf: '%s' was killed by signal %d", r->argv[0],
-			  WTERMSIG(r->child_status));
-	else if (r->target.kind == OPD_TARGET_COMMAND && WIFEXITED(r->child_status) &&
-		 WEXITSTATUS(r->child_status))
-		op_notice("operf: '%s' exited with status %d", r->argv[0],
-			  WEXITSTATUS(r->child_status));
-	op_notice("operf: %llu samples (%llu kernel, %llu user) in %zu sample files; "
-		  "profile in %s",
-		  (unsigned long long)total,
-		  (unsigned long long)st->count[OPD_STAT_KERNEL_SAMPLES],
-		  (unsigned long long)st->count[OPD_STAT_USER_SAMPLES],
-		  opd_engine_nr_files(r->engine), r->session.dir);
-}
-
-/* a text the engine makes (fill), stored in the session as name */
-static void store_text(struct run *r, const char *name,
-		       void (*fill)(const struct opd_engine *e, struct op_strbuf *sb),
-		       int (*store)(const struct op_dir *dir, const char *text, size_t len))
-{
-	struct op_strbuf sb = OP_STRBUF_INIT;
-
-	fill(r->engine, &sb);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
-	if (store(&r->session.cdir, sb.buf ? sb.buf : "", sb.len))
-		op_warning("cannot write '%s/%s'", r->session.current, name);
-	op_strbuf_release(&sb);
-}
-
-/*
- * The names of the processes and threads, and the build-ids of the
- * binaries, for the reports
- */
-static void store_comms(struct run *r)
-{
-	store_text(r, ODB_SESSION_COMMS, opd_engine_comms_text, odb_session_store_comms);
-	store_text(r, ODB_SESSION_BUILDIDS, opd_engine_buildids_text,
-		   odb_session_store_buildids);
-}
-
-/* the perf map files of the processes that ran JIT code, into the session */
-static void store_jit_maps(struct run *r)
-{
-	char failed[256] = "";
-	int ret = opd_jit_store(&r->session.cdir, failed, sizeof(failed));
-
-	if (ret < 0)
-		op_warning("cannot copy '%s' into '%s/jit': %s", failed,
-			   r->session.current, op_strerror(ret));
-}
-
-static int finish(struct run *r)
-{
-	const struct opd_stats *st;
-	char extra[512];
-	int ret = 0;
-
-	if (r->stream && convert_stream(r))
-		return 1;
-	if (opd_engine_finish(r->engine))
-		op_warning("closing sample files reported an error");
-	opd_stream_close(r->reader);
-	r->reader = NULL;
-	st = opd_engine_stats(r->engine);
-	{
-		bool *thr = op_xcalloc(r->evs.nr, sizeof(*thr));
-		size_t i;
-
-		for (i = 0; i < r->evs.nr; i++)
-			thr[i] = opd_engine_throttled(r->engine, (uint32_t)i);
-		if (opd_session_write_stats(&r->session, st, r->evs.events, r->evs.nr, thr))
-			op_warning("cannot write '%s/stats'", r->session.current);
-		free(thr);
-	}
-	if (odb_session_write_abi(&r->session.top))
-		op_warning("cannot write '%s/abi'", r->session.dir);
-	store_jit_maps(r);
-	store_comms(r);
-	write_info(r);
-	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",
-		 (unsigned long long)r->nr_read);
-	if (opd_session_append_log(&r->session, r->started, st, extra))
-		op_warning("cannot append to '%s/operf.log'", r->session.samples);
-	summarize(r);
-	return ret;
-}
-
 /*
  * operf's exit status once the profile is written: the command's, as
  * perf record gives it (128 + the signal that killed it), unless operf
@@ -712,10 +462,29 @@ static int check_vmlinux(const char *path)
 	return ret;
 }
 
+/* operf --convert takes everything but the session from the recording */
+static int check_convert_usage(const struct operf_options *o, int nr_args)
+{
+	if (o->system_wide || o->pid || nr_args > 0)
+		return op_usage_error("--convert converts a recording: give no command, "
+				      "--pid or --system-wide");
+	if (o->events || o->callgraph || o->separate_thread || o->separate_cpu ||
+	    o->append || o->vmlinux || o->lazy)
+		return op_usage_error("--convert takes the run's options from its "
+				      "recording: give only --session-dir and --verbose");
+	if (o->session_dir && !*o->session_dir)
+		return op_usage_error("--session-dir is empty: give a directory");
+	if (o->verbose && parse_verbose(o->verbose))
+		return -1;
+	return 0;
+}
+
 static int check_usage(const struct operf_options *o, int nr_args)
 {
 	int modes = (o->system_wide != 0) + (o->pid != 0) + (nr_args > 0);
 
+	if (o->convert)
+		return check_convert_usage(o, nr_args);
 	if (modes == 0)
 		return op_usage_error("nothing to profile: give a command, --pid or --system-wide");
 	if (modes > 1)
@@ -825,6 +594,31 @@ static void print_help(poptContext ctx)
 	poptPrintHelp(ctx, stdout, 0);
 }
 
+int operf_open_session(struct run *r, bool append)
+{
+	struct op_err err = { "" };
+	int ret;
+
+	ret = opd_session_prepare(&r->session, r->o->session_dir, append, &err);
+	if (ret) {
+		op_error("%s", err.msg);
+		if (ret == -EBUSY)
+			op_hint("wait for it to finish, or choose another directory "
+				"with --session-dir");
+		else if (ret == -EPERM)
+			op_hint("use a directory only you can write to (chmod go-w), "
+				"or choose another with --session-dir");
+		else
+			op_hint("choose another directory with --session-dir");
+		return 1;
+	}
+	if (r->session.stale_pid && r->session.stale_pid != getpid())
+		op_notice("operf: notice: taking over the lock of '%s' left by process "
+			  "%ld, which ended without removing it", r->session.samples,
+			  (long)r->session.stale_pid);
+	return 0;
+}
+
 /* everything after option parsing; returns the exit status */
 static int run(struct run *r, int nr_args, const char **args)
 {
@@ -843,23 +637,8 @@ static int run(struct run *r, int nr_args, const char **args)
 		op_notice("operf: notice: %s; sampling with the cpu-clock software "
 			  "event every %llu ns instead", r->evs.fallback_reason,
 			  (unsigned long long)r->evs.events[0].period);
-	ret = opd_session_prepare(&r->session, r->o->session_dir, r->o->append, &err);
-	if (ret) {
-		op_error("%s", err.msg);
-		if (ret == -EBUSY)
-			op_hint("wait for it to finish, or choose another directory "
-				"with --session-dir");
-		else if (ret == -EPERM)
-			op_hint("use a directory only you can write to (chmod go-w), "
-				"or choose another with --session-dir");
-		else
-			op_hint("choose another directory with --session-dir");
+	if (operf_open_session(r, r->o->append))
 		return 1;
-	}
-	if (r->session.stale_pid && r->session.stale_pid != getpid())
-		op_notice("operf: notice: taking over the lock of '%s' left by process "
-			  "%ld, which ended without removing it", r->session.samples,
-			  (long)r->session.stale_pid);
 	opd_time_string(r->started, sizeof(r->started));
 	op_debug_phase("session checked");
 	if (setup_signals(r)) {
@@ -932,7 +711,7 @@ static int run(struct run *r, int nr_args, const char **args)
 	op_debug_phase("target done");
 	opd_perf_disable(&r->perf);
 	read_rings(r);
-	ret = finish(r);
+	ret = operf_finish(r);
 	op_debug_phase("finished");
 	return ret ? ret : command_status(r);
 }
@@ -965,7 +744,7 @@ int main(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	status = run(&r, nr_args, args);
+	status = opts.convert ? operf_convert(&r) : run(&r, nr_args, args);
 	run_release(&r);
 out:
 	poptFreeContext(ctx);

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The end of an operf run: the session's files and the summary (operf_run.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/opd_jit.h"
+#include "daemon/operf_run.h"
+#include "libdb/odb.h"
+#include "libdb/odb_session.h"
+#include "libdb/odb_session_info.h"
+#include "libdb/odb_stats.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_dir.h"
+#include "libutil/op_error.h"
+
+/* the command and its arguments, space-separated (caller frees) */
+static char *command_line(char *const *argv)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; argv[i]; i++)
+		op_strbuf_addf(&sb, "%s%s", i ? " " : "", argv[i]);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	return op_strbuf_detach(&sb);
+}
+
+/* session.info: what this run was, for the report tools */
+void operf_write_info(struct run *r)
+{
+	struct odb_session_info info = {
+		.started = op_xstrdup(r->started),
+		.separate_thread = r->o->separate_thread,
+		.separate_cpu = r->o->separate_cpu,
+		.callgraph = r->o->callgraph,
+	};
+	struct op_strbuf tool = OP_STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	op_strbuf_addf(&tool, "operf %s", PACKAGE_VERSION);
+	info.tool = op_strbuf_detach(&tool);
+	if (!info.tool)
+		op_die(1, "out of memory");
+	if (r->target.kind == OPD_TARGET_SYSTEM) {
+		info.target = ODB_TARGET_SYSTEM;
+	} else if (r->target.kind == OPD_TARGET_PID) {
+		info.target = ODB_TARGET_PID;
+		info.pid = (uint32_t)r->target.pid;
+	} else {
+		info.target = ODB_TARGET_COMMAND;
+		info.command = command_line(r->argv);
+	}
+	info.events = op_xcalloc(r->evs.nr ? r->evs.nr : 1, sizeof(*info.events));
+	for (i = 0; i < r->evs.nr; i++) {
+		const struct opev_event *ev = &r->evs.events[i];
+
+		info.events[i] = (struct odb_session_event){
+			.name = op_xstrdup(ev->name),
+			.software = ev->kind == OPEV_SOFTWARE_CLOCK,
+			.period = ev->period,
+			.cpu_type = ev->op_cpu_type,
+			.code = ev->op_event,
+			.unit_mask = ev->op_unit_mask,
+			.desc = op_xstrdup(ev->desc),
+		};
+		info.nr_events++;
+	}
+	if (r->evs.fallback) {
+		info.fallback = true;
+		info.fallback_reason = op_xstrdup(r->evs.fallback_reason);
+	}
+	if (r->perf.kernel_excluded) {
+		info.kernel_excluded = true;
+		info.kernel_excluded_reason = op_xstrdup("perf_event_paranoid");
+	}
+	if (r->o->vmlinux)
+		info.vmlinux = op_xstrdup(r->o->vmlinux);
+	ret = odb_session_info_write(&r->session.cdir, &info);
+	if (ret)
+		op_warning("cannot write '%s/session.info': %s", r->session.current,
+			   odb_strerror(ret));
+	odb_session_info_release(&info);
+}
+
+int operf_replay(struct run *r)
+{
+	struct op_err err = { "" };
+	int fd, ret;
+
+	fd = op_dir_open_file(&r->session.sdir, OPERF_DATA, O_RDONLY, 0);
+	ret = fd < 0 ? fd : opd_stream_open_fd(fd, &r->reader, &err);
+	if (ret) {
+		op_error("cannot read '%s': %s", r->stream_path,
+			 fd < 0 ? op_strerror(fd) : err.msg);
+		return 1;
+	}
+	if (r->converting) {
+		const struct opd_stream_info *info = opd_stream_reader_info(r->reader);
+
+		r->cfg.events = info->events;
+		r->cfg.nr_events = info->nr_events;
+		r->cfg.sample_type = info->sample_type;
+		r->cfg.nr_cpus = info->nr_cpus;
+		r->cfg.kernel_layout = info->layout;
+	}
+	r->engine = opd_engine_new(&r->cfg);
+	/*
+	 * The engine borrows the records from the reader's mapping until
+	 * opd_engine_finish(): operf_finish() closes the reader after that.
+	 */
+	ret = opd_stream_replay(r->reader, r->engine, &err);
+	if (ret == OPD_STREAM_TRUNCATED) {
+		op_notice("operf: notice: '%s' ends where its recording was cut "
+			  "short; converted what it holds", r->stream_path);
+		ret = 0;
+	}
+	if (ret < 0) {
+		op_error("cannot convert '%s': %s", r->stream_path, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* a lazy run's end: the recording closed, then replayed */
+static int convert_stream(struct run *r)
+{
+	int ret = opd_stream_close_writer(r->stream);
+
+	r->stream = NULL;
+	if (ret) {
+		op_error_errno(ret, "cannot write '%s'", r->stream_path);
+		return 1;
+	}
+	return operf_replay(r);
+}
+
+static void summarize(struct run *r)
+{
+	const struct opd_stats *st = opd_engine_stats(r->engine);
+	struct odb_stats ost;
+	uint64_t lost, arcs, total;
+	const char *path;
+	int err = opd_engine_first_error(r->engine, &path);
+	size_t i;
+
+	/* what libdb counts as lost samples, of the samples taken */
+	opd_stats_to_odb(st, &ost);
+	lost = odb_stats_lost_samples(&ost);
+	arcs = odb_stats_lost_arcs(&ost);
+	odb_stats_taken(&ost, &total);
+	if (err)
+		op_warning("samples were lost writing sample file '%s': %s", path,
+			   odb_strerror(err));
+	for (i = 0; i < r->evs.nr; i++)
+		if (opd_engine_throttled(r->engine, (uint32_t)i))
+			op_warning("the kernel throttled event '%s': fewer samples than "
+				   "its rate asks for", r->evs.events[i].name);
+	if (lost)
+		op_warning("%llu of %llu samples lost (%.2f%%); see %s/operf.log",
+			   (unsigned long long)lost, (unsigned long long)total,
+			   total ? 100.0 * (double)lost / (double)total : 100.0,
+			   r->session.samples);
+	if (arcs)
+		op_notice("operf: %llu call-graph arc%s not recorded: %s caller "
+			  "is in no known mapping", (unsigned long long)arcs,
+			  arcs == 1 ? " was" : "s were", arcs == 1 ? "its" : "their");
+	if (r->target.kind == OPD_TARGET_COMMAND && WIFSIGNALED(r->child_status))
+		op_notice("operf: '%s' was killed by signal %d", r->argv[0],
+			  WTERMSIG(r->child_status));
+	else if (r->target.kind == OPD_TARGET_COMMAND && WIFEXITED(r->child_status) &&
+		 WEXITSTATUS(r->child_status))
+		op_notice("operf: '%s' exited with status %d", r->argv[0],
+			  WEXITSTATUS(r->child_status));
+	op_notice("operf: %llu samples (%llu kernel, %llu user) in %zu sample files; "
+		  "profile in %s",
+		  (unsigned long long)total,
+		  (unsigned long long)st->count[OPD_STAT_KERNEL_SAMPLES],
+		  (unsigned long long)st->count[OPD_STAT_USER_SAMPLES],
+		  opd_engine_nr_files(r->engine), r->session.dir);
+}
+
+/* a text the engine makes (fill), stored in the session as name */
+static void store_text(struct run *r, const char *name,
+		       void (*fill)(const struct opd_engine *e, struct op_strbuf *sb),
+		       int (*store)(const struct op_dir *dir, const char *text, size_t len))
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	fill(r->engine, &sb);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	if (store(&r->session.cdir, sb.buf ? sb.buf : "", sb.len))
+		op_warning("cannot write '%s/%s'", r->session.current, name);
+	op_strbuf_release(&sb);
+}
+
+/*
+ * The names of the processes and threads, and the build-ids of the
+ * binaries, for the reports
+ */
+static void store_comms(struct run *r)
+{
+	store_text(r, ODB_SESSION_COMMS, opd_engine_comms_text, odb_session_store_comms);
+	store_text(r, ODB_SESSION_BUILDIDS, opd_engine_buildids_text,
+		   odb_session_store_buildids);
+}
+
+/* the perf map files of the processes that ran JIT code, into the session */
+static void store_jit_maps(struct run *r)
+{
+	char failed[256] = "";
+	int ret = opd_jit_store(&r->session.cdir, failed, sizeof(failed));
+
+	if (ret < 0)
+		op_warning("cannot copy '%s' into '%s/jit': %s", failed,
+			   r->session.current, op_strerror(ret));
+}
+
+int operf_finish(struct run *r)
+{
+	const struct opd_stats *st;
+	char extra[512];
+	int ret = 0;
+
+	if (r->stream && convert_stream(r))
+		return 1;
+	if (opd_engine_finish(r->engine))
+		op_warning("closing sample files reported an error");
+	opd_stream_close(r->reader);
+	r->reader = NULL;
+	st = opd_engine_stats(r->engine);
+	{
+		bool *thr = op_xcalloc(r->evs.nr, sizeof(*thr));
+		size_t i;
+
+		for (i = 0; i < r->evs.nr; i++)
+			thr[i] = opd_engine_throttled(r->engine, (uint32_t)i);
+		if (opd_session_write_stats(&r->session, st, r->evs.events, r->evs.nr, thr))
+			op_warning("cannot write '%s/stats'", r->session.current);
+		free(thr);
+	}
+	if (odb_session_write_abi(&r->session.top))
+		op_warning("cannot write '%s/abi'", r->session.dir);
+	store_jit_maps(r);
+	store_comms(r);
+	if (!r->converting)
+		operf_write_info(r);
+	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",
+		 (unsigned long long)r->nr_read);
+	if (opd_session_append_log(&r->session, r->started, st, extra))
+		op_warning("cannot append to '%s/operf.log'", r->session.samples);
+	/* converted and written: the recording has served */
+	if (r->stream_path && !getenv("OPERF_KEEP_DATA"))
+		op_dir_unlink(&r->session.sdir, OPERF_DATA);
+	summarize(r);
+	return ret;
+}
