@@ -148,7 +148,6 @@ int opd_engine_finish(struct opd_engine *e)
 	opd_order_flush_all(&e->order);
 	/* an exec still loading its program when profiling stopped */
 	op_hmap_for_each(&e->procs.by_tgid, release_one, e);
-	e->nr_files = e->sfiles.by_key.nr;
 	return opd_sfiles_release(&e->sfiles);
 }
 
@@ -199,7 +198,7 @@ int opd_engine_first_error(const struct opd_engine *e, const char **path)
 
 size_t opd_engine_nr_files(const struct opd_engine *e)
 {
-	return e->sfiles.by_key.nr ? e->sfiles.by_key.nr : e->nr_files;
+	return e->sfiles.nr_made;
 }
 
 /* anonymous memory is named by what perf reports (oprofile-ng-formats(5), SAMPLE FILE

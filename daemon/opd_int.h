@@ -36,7 +36,6 @@ struct opd_engine {
 	uint64_t next_reap;		/* record time of the next reaping */
 	bool *throttled;		/* per event */
 	uint64_t now;			/* time of the record being processed */
-	size_t nr_files;		/* sample files used, counted at finish */
 };
 
 /* the event index of a perf id, or UINT32_MAX if unknown */

@@ -260,6 +260,25 @@ int opd_session_begin(struct opd_session *s, struct op_err *err)
 	}
 	return open_sub(s, &s->cdir, &s->sdir, "current", s->current, true, 0755, err);
 }
+#define RESERVE ".operf-reserve"
+#define RESERVE_SIZE ((off_t)1 << 20)
+
+void opd_session_reserve(struct opd_session *s)
+{
+	int fd = op_dir_open_file(&s->sdir, RESERVE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return;
+	if (posix_fallocate(fd, 0, RESERVE_SIZE))
+		op_debug("no room to reserve in '%s'", s->samples);
+	close(fd);
+}
+
+void opd_session_unreserve(struct opd_session *s)
+{
+	op_dir_unlink(&s->sdir, RESERVE);
+}
+
 int opd_session_write_stats(const struct opd_session *s,
 			    const struct opd_stats *stats,
 			    const struct opev_event *events, size_t nr_events,

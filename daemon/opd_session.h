@@ -80,6 +80,15 @@ int opd_session_write_stats(const struct opd_session *s,
 			    const struct opev_event *events, size_t nr_events,
 			    const bool *throttled);
 
+/*
+ * Keep room on the session's disk (samples/.operf-reserve, 1 MiB, when
+ * it can be had) for what the end of a run writes, stats/ first, even
+ * when the samples fill the disk; opd_session_unreserve() gives it back
+ * just before.  Best effort: nothing is said when there is no room.
+ */
+void opd_session_reserve(struct opd_session *s);
+void opd_session_unreserve(struct opd_session *s);
+
 /* append the run's statistics to samples/operf.log */
 int opd_session_append_log(const struct opd_session *s, const char *started,
 			   const struct opd_stats *stats, const char *extra);

@@ -140,6 +140,9 @@ static int open_file(struct opd_sfiles *sf, struct opd_sfile *f)
 	struct opd_header hdr;
 	int ret;
 
+	/* once the disk is full a new file would only fail again */
+	if (sf->full)
+		return -ENOSPC;
 	while (sf->nr_open >= sf->max_open && !op_list_empty(&sf->lru)) {
 		struct opd_sfile *old = least_recent(sf);
 
@@ -159,6 +162,8 @@ static int open_file(struct opd_sfiles *sf, struct opd_sfile *f)
 			ret = odb_file_open_at(sf->samples, path.buf, ODB_WRITE, &hdr,
 					       &f->odb);
 	}
+	if (ret == -ENOSPC || ret == -EDQUOT)
+		sf->full = true;
 	if (ret) {
 		if (!sf->first_error) {
 			sf->first_error = ret;
@@ -169,6 +174,10 @@ static int open_file(struct opd_sfiles *sf, struct opd_sfile *f)
 	}
 	op_list_add(&f->lru, &sf->lru);
 	sf->nr_open++;
+	if (!f->made) {
+		f->made = true;
+		sf->nr_made++;
+	}
 out:
 	op_strbuf_release(&path);
 	return ret;
@@ -246,6 +255,8 @@ int opd_sfile_add(struct opd_sfiles *sf, struct opd_sfile *f, uint64_t key,
 	}
 	f->last_use = ++sf->uses;
 	ret = odb_file_add(f->odb, key, count);
+	if (ret == -ENOSPC || ret == -EDQUOT)
+		sf->full = true;
 	if (ret && !sf->first_error) {
 		struct op_strbuf path = OP_STRBUF_INIT;
 

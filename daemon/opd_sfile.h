@@ -37,6 +37,7 @@ struct opd_sfile {
 	struct op_list lru;	/* on opd_sfiles.lru (open files) while open */
 	uint64_t last_use;	/* opd_sfiles.uses when last added to */
 	uint64_t retry_time;	/* after a failure: no retry before this */
+	bool made;		/* opened (so on disk) at least once */
 };
 
 struct opd_sfiles {
@@ -51,6 +52,8 @@ struct opd_sfiles {
 	uint64_t uses;			/* adds so far: the LRU clock */
 	struct opd_sfile *cache[16];	/* by key hash: direct-mapped */
 	int first_error;		/* first open/add failure, 0 if none */
+	size_t nr_made;			/* sample files on disk */
+	bool full;			/* the disk is full: no new files tried */
 	char first_error_path[512];
 };
 

@@ -279,18 +279,19 @@ static int start_engine(struct run *r)
 		if (!r->stream_path)
 			op_die(1, "out of memory");
 	}
+	/*
+	 * What operf --convert needs if this run is killed before converting,
+	 * there before the recording is
+	 */
+	operf_write_info(r);
 	ret = op_dir_open_file(&r->session.sdir, OPERF_DATA, O_WRONLY | O_CREAT | O_TRUNC,
 			       0644);
 	if (ret >= 0)
 		ret = opd_stream_create_fd(ret, &info, &r->stream);
 	free(ids);
-	if (ret) {
+	if (ret)
 		op_error_errno(ret, "cannot create '%s'", r->stream_path);
-		return ret;
-	}
-	/* what operf --convert needs if this run is killed before converting */
-	operf_write_info(r);
-	return 0;
+	return ret;
 }
 
 /*
@@ -692,6 +693,7 @@ static int run(struct run *r, int nr_args, const char **args)
 			kill(r->child.pid, SIGKILL);
 		return 1;
 	}
+	opd_session_reserve(&r->session);
 	load_kernel_info(r);
 	if (start_engine(r)) {
 		if (r->target.kind == OPD_TARGET_COMMAND)

@@ -83,6 +83,7 @@ int operf_convert(struct run *r)
 	if (ret)
 		goto out;
 	r->converting = true;
+	opd_session_reserve(&r->session);
 	r->target.kind = info.target == ODB_TARGET_SYSTEM ? OPD_TARGET_SYSTEM :
 			 OPD_TARGET_PID;
 	snprintf(r->started, sizeof(r->started), "%s", info.started ? info.started : "");

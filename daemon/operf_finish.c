@@ -19,6 +19,7 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_dir.h"
 #include "libutil/op_error.h"
+#include "libutil/op_strbuf.h"
 
 /* the command and its arguments, space-separated (caller frees) */
 static char *command_line(char *const *argv)
@@ -143,32 +144,39 @@ static int convert_stream(struct run *r)
 	return operf_replay(r);
 }
 
-static void summarize(struct run *r)
+/*
+ * The run's figures, which add up: the samples taken are those written
+ * and those lost, by cause (libdb's description, which the reports
+ * repeat).  A sample file that could not be written makes the run a
+ * failure: 1, else 0.
+ */
+static int summarize(struct run *r, bool log_written)
 {
 	const struct opd_stats *st = opd_engine_stats(r->engine);
+	struct op_strbuf sb = OP_STRBUF_INIT;
 	struct odb_stats ost;
-	uint64_t lost, arcs, total;
+	uint64_t lost, arcs, taken, written = st->count[OPD_STAT_STORED];
 	const char *path;
 	int err = opd_engine_first_error(r->engine, &path);
-	size_t i;
+	size_t i, nr_files = opd_engine_nr_files(r->engine);
 
-	/* what libdb counts as lost samples, of the samples taken */
 	opd_stats_to_odb(st, &ost);
 	lost = odb_stats_lost_samples(&ost);
 	arcs = odb_stats_lost_arcs(&ost);
-	odb_stats_taken(&ost, &total);
+	odb_stats_taken(&ost, &taken);
 	if (err)
-		op_warning("samples were lost writing sample file '%s': %s", path,
-			   odb_strerror(err));
+		op_error("cannot write sample file '%s': %s", path, odb_strerror(err));
 	for (i = 0; i < r->evs.nr; i++)
 		if (opd_engine_throttled(r->engine, (uint32_t)i))
 			op_warning("the kernel throttled event '%s': fewer samples than "
 				   "its rate asks for", r->evs.events[i].name);
-	if (lost)
-		op_warning("%llu of %llu samples lost (%.2f%%); see %s/operf.log",
-			   (unsigned long long)lost, (unsigned long long)total,
-			   total ? 100.0 * (double)lost / (double)total : 100.0,
-			   r->session.samples);
+	if (odb_stats_describe_lost(&ost, &sb))
+		op_die(1, "out of memory");
+	if (lost && log_written)
+		op_warning("%s; see %s/operf.log", sb.buf, r->session.samples);
+	else if (lost)
+		op_warning("%s", sb.buf);
+	op_strbuf_release(&sb);
 	if (arcs)
 		op_notice("operf: %llu call-graph arc%s not recorded: %s caller "
 			  "is in no known mapping", (unsigned long long)arcs,
@@ -180,12 +188,18 @@ static void summarize(struct run *r)
 		 WEXITSTATUS(r->child_status))
 		op_notice("operf: '%s' exited with status %d", r->argv[0],
 			  WEXITSTATUS(r->child_status));
-	op_notice("operf: %llu samples (%llu kernel, %llu user) in %zu sample files; "
-		  "profile in %s",
-		  (unsigned long long)total,
-		  (unsigned long long)st->count[OPD_STAT_KERNEL_SAMPLES],
-		  (unsigned long long)st->count[OPD_STAT_USER_SAMPLES],
-		  opd_engine_nr_files(r->engine), r->session.dir);
+	if (lost)
+		op_notice("operf: %llu samples taken: %llu written to %zu sample file%s, "
+			  "%llu lost; profile in %s", (unsigned long long)taken,
+			  (unsigned long long)written, nr_files, nr_files == 1 ? "" : "s",
+			  (unsigned long long)lost, r->session.dir);
+	else
+		op_notice("operf: %llu samples (%llu kernel, %llu user) written to %zu "
+			  "sample file%s; profile in %s", (unsigned long long)written,
+			  (unsigned long long)st->count[OPD_STAT_KERNEL_SAMPLES],
+			  (unsigned long long)st->count[OPD_STAT_USER_SAMPLES],
+			  nr_files, nr_files == 1 ? "" : "s", r->session.dir);
+	return err ? 1 : 0;
 }
 
 /* a text the engine makes (fill), stored in the session as name */
@@ -229,14 +243,16 @@ int operf_finish(struct run *r)
 {
 	const struct opd_stats *st;
 	char extra[512];
-	int ret = 0;
+	bool log_written;
 
 	if (r->stream && convert_stream(r))
 		return 1;
-	if (opd_engine_finish(r->engine))
-		op_warning("closing sample files reported an error");
+	/* its error is the first sample-file error, which summarize() reports */
+	opd_engine_finish(r->engine);
 	opd_stream_close(r->reader);
 	r->reader = NULL;
+	/* the room kept for what follows, on a disk the samples filled */
+	opd_session_unreserve(&r->session);
 	st = opd_engine_stats(r->engine);
 	{
 		bool *thr = op_xcalloc(r->evs.nr, sizeof(*thr));
@@ -256,11 +272,11 @@ int operf_finish(struct run *r)
 		operf_write_info(r);
 	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",
 		 (unsigned long long)r->nr_read);
-	if (opd_session_append_log(&r->session, r->started, st, extra))
+	log_written = !opd_session_append_log(&r->session, r->started, st, extra);
+	if (!log_written)
 		op_warning("cannot append to '%s/operf.log'", r->session.samples);
 	/* converted and written: the recording has served */
 	if (r->stream_path && !getenv("OPERF_KEEP_DATA"))
 		op_dir_unlink(&r->session.sdir, OPERF_DATA);
-	summarize(r);
-	return ret;
+	return summarize(r, log_written);
 }

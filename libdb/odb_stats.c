@@ -14,18 +14,25 @@
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
 
 /* longer than any counter: 20 digits and some blanks */
 #define COUNT_MAX 64
 
 static const char *const files[] = {
-#define ODB_STAT(id, file, kind) [ODB_STAT_##id] = file,
+#define ODB_STAT(id, file, kind, what) [ODB_STAT_##id] = file,
 	ODB_STATS
 #undef ODB_STAT
 };
 
 static const enum odb_stat_kind kinds[] = {
-#define ODB_STAT(id, file, kind) [ODB_STAT_##id] = ODB_STAT_KIND_##kind,
+#define ODB_STAT(id, file, kind, what) [ODB_STAT_##id] = ODB_STAT_KIND_##kind,
+	ODB_STATS
+#undef ODB_STAT
+};
+
+static const char *const whats[] = {
+#define ODB_STAT(id, file, kind, what) [ODB_STAT_##id] = what,
 	ODB_STATS
 #undef ODB_STAT
 };
@@ -60,6 +67,37 @@ uint64_t odb_stats_lost_samples(const struct odb_stats *st)
 uint64_t odb_stats_lost_arcs(const struct odb_stats *st)
 {
 	return sum_kind(st, ODB_STAT_KIND_LOST_ARCS);
+}
+
+int odb_stats_describe_lost(const struct odb_stats *st, struct op_strbuf *sb)
+{
+	uint64_t lost = odb_stats_lost_samples(st), taken;
+	bool done[ODB_NR_STATS] = { false };
+	const char *sep = ": ";
+	int i;
+
+	if (!lost)
+		return 0;
+	if (odb_stats_taken(st, &taken))
+		op_strbuf_addf(sb, "%" PRIu64 " of %" PRIu64 " samples (%.2f%%) were lost",
+			       lost, taken, 100.0 * (double)lost / (double)taken);
+	else
+		op_strbuf_addf(sb, "%" PRIu64 " sample%s lost", lost,
+			       lost == 1 ? " was" : "s were");
+	for (;;) {
+		int best = -1;
+
+		for (i = 0; i < ODB_NR_STATS; i++)
+			if (!done[i] && kinds[i] == ODB_STAT_KIND_LOST_SAMPLES &&
+			    st->count[i] && (best < 0 || st->count[i] > st->count[best]))
+				best = i;
+		if (best < 0)
+			break;
+		done[best] = true;
+		op_strbuf_addf(sb, "%s%" PRIu64 " %s", sep, st->count[best], whats[best]);
+		sep = ", ";
+	}
+	return op_strbuf_failed(sb) ? -ENOMEM : 0;
 }
 
 bool odb_stats_taken(const struct odb_stats *st, uint64_t *taken)

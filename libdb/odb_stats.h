@@ -42,28 +42,36 @@ enum odb_stat_kind {
 };
 
 /*
- * The counter files: id, file name, kind.  OProfile 1.4's names and order,
- * then ours.  lost_no_app_for_kernel_sample is OProfile's only: our
- * daemon files such samples under the kernel image.
+ * The counter files: id, file name, kind, and what the lost ones were,
+ * for messages.  OProfile 1.4's names and order, then ours.
+ * lost_no_app_for_kernel_sample is OProfile's only: our daemon files
+ * such samples under the kernel image.
  */
 #define ODB_STATS							\
-	ODB_STAT(TOTAL_SAMPLES, "total_samples", TOTAL)			\
-	ODB_STAT(LOST_INVALID_DOMAIN, "lost_invalid_domain", LOST_SAMPLES) \
-	ODB_STAT(LOST_KERNEL, "lost_kernel", LOST_SAMPLES)		\
-	ODB_STAT(LOST_SAMPLEFILE, "lost_samplefile", LOST_SAMPLES)	\
-	ODB_STAT(LOST_NO_MAPPING, "lost_no_mapping", LOST_SAMPLES)	\
+	ODB_STAT(TOTAL_SAMPLES, "total_samples", TOTAL, "written")	\
+	ODB_STAT(LOST_INVALID_DOMAIN, "lost_invalid_domain", LOST_SAMPLES, \
+		 "not from a user or kernel context")			\
+	ODB_STAT(LOST_KERNEL, "lost_kernel", LOST_SAMPLES,		\
+		 "at a kernel address in no kernel image")		\
+	ODB_STAT(LOST_SAMPLEFILE, "lost_samplefile", LOST_SAMPLES,	\
+		 "whose sample file could not be written")	\
+	ODB_STAT(LOST_NO_MAPPING, "lost_no_mapping", LOST_SAMPLES,	\
+		 "at an address in no mapping")				\
 	ODB_STAT(LOST_NO_APP_KERNEL, "lost_no_app_for_kernel_sample",	\
-		 LOST_SAMPLES)						\
+		 LOST_SAMPLES, "in the kernel for no known process")	\
 	ODB_STAT(LOST_NO_APP_USER, "lost_no_app_for_user_sample",	\
-		 LOST_SAMPLES)						\
-	ODB_STAT(LOST_BT_NO_MAPPING, "lost_bt_no_mapping", LOST_ARCS)	\
+		 LOST_SAMPLES, "of an unknown process")			\
+	ODB_STAT(LOST_BT_NO_MAPPING, "lost_bt_no_mapping", LOST_ARCS,	\
+		 "call-graph arcs from no known mapping")		\
 	ODB_STAT(LOST_HYPERVISOR, "lost_invalid_hypervisor_addr",	\
-		 LOST_SAMPLES)						\
-	ODB_STAT(LOST_BY_KERNEL, "lost_records_by_kernel", LOST_SAMPLES) \
-	ODB_STAT(LOST_BAD_RECORDS, "lost_bad_records", LOST_SAMPLES)
+		 LOST_SAMPLES, "in the hypervisor")			\
+	ODB_STAT(LOST_BY_KERNEL, "lost_records_by_kernel", LOST_SAMPLES, \
+		 "dropped by the kernel (its buffers were full)")	\
+	ODB_STAT(LOST_BAD_RECORDS, "lost_bad_records", LOST_SAMPLES,	\
+		 "in malformed records")
 
 enum odb_stat {
-#define ODB_STAT(id, file, kind) ODB_STAT_##id,
+#define ODB_STAT(id, file, kind, what) ODB_STAT_##id,
 	ODB_STATS
 #undef ODB_STAT
 	ODB_NR_STATS
@@ -82,6 +90,16 @@ const char *odb_stat_file(enum odb_stat stat);
 
 /* the kind of a counter (ODB_STAT_KIND_TOTAL for an unknown one) */
 enum odb_stat_kind odb_stat_kind(enum odb_stat stat);
+
+/*
+ * The lost samples in one line for a warning, into sb: "L of T samples
+ * (P%) were lost: N1 dropped by the kernel (...), N2 at an address in
+ * no mapping", causes largest first; "L samples were lost: ..." when
+ * total_samples is absent.  Nothing when no sample was lost.  operf's
+ * summary and the report tools' warnings both say this.  0 or -ENOMEM.
+ */
+struct op_strbuf;
+int odb_stats_describe_lost(const struct odb_stats *st, struct op_strbuf *sb);
 
 /* the sum of the lost-sample counters (saturating at UINT64_MAX) */
 uint64_t odb_stats_lost_samples(const struct odb_stats *st);

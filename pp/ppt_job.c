@@ -46,18 +46,20 @@ static void report_bad_files(const struct pp_file_list *list)
 static void warn_about_stats(const struct ppt_job *job)
 {
 	const struct odb_stats *st = &job->info.stats;
-	uint64_t lost = odb_stats_lost_samples(st), taken;
 	uint64_t arcs = odb_stats_lost_arcs(st);
+	struct op_strbuf sb = OP_STRBUF_INIT, log = OP_STRBUF_INIT;
 	size_t i;
 
-	if (lost && odb_stats_taken(st, &taken)) {
-		op_warning("%" PRIu64 " of %" PRIu64 " samples (%.2f%%) were lost while "
-			   "profiling; see %s/samples/operf.log", lost, taken,
-			   100.0 * (double)lost / (double)taken, job->sd.dir);
-	} else if (lost) {
-		op_warning("%" PRIu64 " samples were lost while profiling; see "
-			   "%s/samples/operf.log", lost, job->sd.dir);
-	}
+	/* operf said the same at the end of the run (libdb's words) */
+	if (odb_stats_describe_lost(st, &sb))
+		op_die(1, "out of memory");
+	op_strbuf_addf(&log, "%s/samples/operf.log", job->sd.dir);
+	if (sb.len && op_is_file(log.buf))
+		op_warning("%s; see %s", sb.buf, log.buf);
+	else if (sb.len)
+		op_warning("%s", sb.buf);
+	op_strbuf_release(&sb);
+	op_strbuf_release(&log);
 	if (arcs)
 		op_warning("%" PRIu64 " call-graph arc%s not recorded: %s caller "
 			   "was in no known mapping (%s samples were recorded)", arcs,

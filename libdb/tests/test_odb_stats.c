@@ -24,6 +24,7 @@
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
 #include "tests/lib/op_testdir.h"
 
 static struct op_testdir dir;
@@ -372,11 +373,42 @@ static void test_oom(void **state)
 	assert_true(k > 1);
 }
 
+/* the one line operf and the report tools both print */
+static void assert_described(const struct odb_stats *st, const char *want)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	assert_int_equal(odb_stats_describe_lost(st, &sb), 0);
+	assert_string_equal(sb.buf ? sb.buf : "", want);
+	op_strbuf_release(&sb);
+}
+
+static void test_describe_lost(void **state)
+{
+	struct odb_stats st = { 0 };
+
+	(void)state;
+	assert_described(&st, "");
+	st.count[ODB_STAT_LOST_BT_NO_MAPPING] = 12;	/* arcs, not samples */
+	assert_described(&st, "");
+	st.count[ODB_STAT_LOST_NO_MAPPING] = 1;
+	assert_described(&st, "1 sample was lost: 1 at an address in no mapping");
+	st.count[ODB_STAT_LOST_BY_KERNEL] = 300;
+	st.count[ODB_STAT_LOST_SAMPLEFILE] = 20;
+	st.count[ODB_STAT_TOTAL_SAMPLES] = 679;
+	st.present[ODB_STAT_TOTAL_SAMPLES] = true;
+	/* largest cause first; the share of written + lost */
+	assert_described(&st, "321 of 1000 samples (32.10%) were lost: 300 dropped by "
+			 "the kernel (its buffers were full), 20 whose sample file could "
+			 "not be written, 1 at an address in no mapping");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_describe_lost),
 		cmocka_unit_test(test_parse_count),
 		cmocka_unit_test(test_write_read),
 		cmocka_unit_test(test_write_total),

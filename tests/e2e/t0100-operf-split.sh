@@ -39,7 +39,7 @@ check 'the session has abi, samples/operf.log and current/stats/' \
 check 'no previous/ after the first run' test ! -e oprofile_data/samples/previous
 check 'session.info names the command' grep -qx "target command $split" $current/session.info
 summary_ok() {
-	grep -Eq "^operf: [0-9]+ samples \([0-9]+ kernel, [0-9]+ user\) in [0-9]+ sample files; profile in $(pwd -P)/oprofile_data\$" run.err
+	grep -Eq "^operf: [0-9]+ samples \([0-9]+ kernel, [0-9]+ user\) written to [0-9]+ sample files?; profile in $(pwd -P)/oprofile_data\$" run.err
 }
 check 'operf ends with its one-line summary' summary_ok
 done_testing

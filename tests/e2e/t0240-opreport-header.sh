@@ -171,7 +171,7 @@ printf 100 >$stats/lost_no_mapping && printf 50 >$stats/lost_kernel &&
 	printf 1834 >$stats/total_samples
 check 'lost samples: a warning with the share lost' \
 	warns lost --session-dir=out/basic -l <<'EOF'
-opreport: warning: 150 of 1984 samples (7.56%) were lost while profiling; see T/tools/out/basic/samples/operf.log
+opreport: warning: 150 of 1984 samples (7.56%) were lost: 100 at an address in no mapping, 50 at a kernel address in no kernel image; see T/tools/out/basic/samples/operf.log
 EOF
 check '... also with -X' sh -c '"$0" --session-dir=out/basic -X >x.out 2>x.err &&
 	grep -q "^opreport: warning: 150 of 1984 samples (7.56%) were lost" x.err' "$OPREPORT"
@@ -179,7 +179,7 @@ check '... also with -X' sh -c '"$0" --session-dir=out/basic -X >x.out 2>x.err &
 printf 80999 >$stats/lost_bt_no_mapping
 check 'lost arcs: a note of their own, not counted as lost samples' \
 	warns arcs --session-dir=out/basic -l <<'EOF'
-opreport: warning: 150 of 1984 samples (7.56%) were lost while profiling; see T/tools/out/basic/samples/operf.log
+opreport: warning: 150 of 1984 samples (7.56%) were lost: 100 at an address in no mapping, 50 at a kernel address in no kernel image; see T/tools/out/basic/samples/operf.log
 opreport: warning: 80999 call-graph arcs were not recorded: their caller was in no known mapping (their samples were recorded)
 EOF
 printf 0 >$stats/lost_no_mapping && printf 0 >$stats/lost_kernel
@@ -192,7 +192,7 @@ printf 100 >$stats/lost_no_mapping && printf 50 >$stats/lost_kernel
 rm $stats/total_samples
 check 'lost samples, total unknown: a warning without a share' \
 	warns lost2 --session-dir=out/basic -l <<'EOF'
-opreport: warning: 150 samples were lost while profiling; see T/tools/out/basic/samples/operf.log
+opreport: warning: 150 samples were lost: 100 at an address in no mapping, 50 at a kernel address in no kernel image; see T/tools/out/basic/samples/operf.log
 EOF
 printf 0 >$stats/lost_no_mapping && printf 0 >$stats/lost_kernel
 check 'counters at zero: no warning' warns nolost --session-dir=out/basic -l </dev/null
