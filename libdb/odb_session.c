@@ -143,7 +143,7 @@ char *odb_session_kernel_copy(const char *dir, enum odb_kernel_copy which,
 	char *path = odb_path_join(dir, kernel_copies[which]);
 
 	*err = path ? 0 : -ENOMEM;
-	if (path && !op_is_file(path)) {
+	if (path && !op_is_plain_file(path)) {
 		free(path);
 		path = NULL;
 		*err = -ENOENT;

@@ -301,13 +301,14 @@ int odb_session_info_read(const char *dir, struct odb_session_info *info)
 	memset(info, 0, sizeof(*info));
 	if (!path)
 		return -ENOMEM;
-	/* open() of a FIFO planted in a session would block */
-	if (stat(path, &st))
+	/* open() of a FIFO planted in a session would block; a symlink
+	 * is not followed */
+	if (lstat(path, &st))
 		ret = -errno;
 	else if (!S_ISREG(st.st_mode))
 		ret = ODB_ERR_NOT_REGULAR;
 	else
-		ret = op_read_file(path, INFO_MAX, &text, &len);
+		ret = op_read_plain_file(path, INFO_MAX, &text, &len);
 	free(path);
 	if (ret)
 		return ret;

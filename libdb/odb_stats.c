@@ -197,7 +197,8 @@ static int read_count(const char *stats, enum odb_stat stat, struct odb_stats *s
 	if (!path)
 		return -ENOMEM;
 	/* open() of a FIFO planted in a session would block */
-	ret = op_is_file(path) ? op_read_file(path, COUNT_MAX, &text, &len) : -ENOENT;
+	ret = op_is_plain_file(path) ? op_read_plain_file(path, COUNT_MAX, &text, &len) :
+	      -ENOENT;
 	free(path);
 	if (ret)
 		return ret == -ENOMEM ? ret : 0;

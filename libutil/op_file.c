@@ -195,6 +195,20 @@ int op_read_file(const char *path, size_t max_size, char **data, size_t *len)
 	return fd < 0 ? -errno : read_fd(fd, max_size, false, data, len);
 }
 
+int op_read_plain_file(const char *path, size_t max_size, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	return fd < 0 ? -errno : read_fd(fd, max_size, false, data, len);
+}
+
+bool op_is_plain_file(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int op_read_owned_file(const char *path, size_t max_size, char **data, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);

@@ -35,6 +35,15 @@ int op_mkdir_parents(const char *path, mode_t mode);
 int op_read_file(const char *path, size_t max_size, char **data, size_t *len);
 
 /*
+ * op_read_file() of a file that must be itself, not a symlink (-ELOOP):
+ * a session's files, which the report tools never follow elsewhere
+ */
+int op_read_plain_file(const char *path, size_t max_size, char **data, size_t *len);
+
+/* true if path is a regular file itself (lstat(): a symlink is not) */
+bool op_is_plain_file(const char *path);
+
+/*
  * op_read_file() of a file another user may have planted: not through a
  * symlink (-ELOOP), only a regular file (-EINVAL), owned by this process's
  * effective user or root (-EPERM), as perf reads /tmp/perf-PID.map.

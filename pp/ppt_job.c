@@ -107,9 +107,9 @@ static const char *odd_kind(const char *path)
 		return "a device";
 	if (S_ISSOCK(st.st_mode))
 		return "a socket";
+	/* a session's files are never followed elsewhere */
 	if (S_ISLNK(st.st_mode))
-		return stat(path, &st) || !S_ISREG(st.st_mode) ? "a symlink to no regular file" :
-								  NULL;
+		return "a symbolic link";
 	return S_ISDIR(st.st_mode) ? "a directory" : "not a regular file";
 }
 
@@ -154,6 +154,12 @@ static void warn_odd_files(const struct pp_session_dir *sd, const char *session)
 	}
 	if (d)
 		closedir(d);
+	/* SESSION/abi, which opimport reads */
+	op_strbuf_reset(&path);
+	op_strbuf_addf(&path, "%s/abi", sd->dir);
+	if (!op_strbuf_failed(&path) && (kind = odd_kind(path.buf)))
+		op_warning("skipping '%s': %s, not a regular file",
+			   op_quote(q, sizeof(q), path.buf), kind);
 	op_strbuf_release(&path);
 	free(dir);
 }

@@ -271,8 +271,7 @@ static void search(struct op_strbuf *sb, const struct pp_session_dir *sd,
 			op_strbuf_addf(sb, ", %zu other file%s", l->nr_other,
 				       l->nr_other == 1 ? "" : "s");
 		if (l->nr_bad)
-			op_strbuf_addf(sb, ", %zu malformed name%s", l->nr_bad,
-				       l->nr_bad == 1 ? "" : "s");
+			op_strbuf_addf(sb, ", %zu skipped", l->nr_bad);
 		op_strbuf_addch(sb, ')');
 		for (j = 0; j < l->nr; j++)
 			note_file(f, &l->files[j].name);
@@ -492,7 +491,7 @@ char *pp_session_explain(const struct pp_session_dir *sd,
 	} else if (f.first_bad) {
 		char qp[QUOTE_SIZE];
 
-		op_strbuf_addf(&sb, "malformed names: %zu, the first '%s': %s\n",
+		op_strbuf_addf(&sb, "skipped: %zu, the first '%s': %s\n",
 			       f.nr_bad, op_quote(qp, sizeof(qp), f.first_bad->path),
 			       op_quote(q, sizeof(q), f.first_bad->why));
 	}

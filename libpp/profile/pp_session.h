@@ -54,7 +54,8 @@ struct pp_bad_file {
 struct pp_file_list {
 	struct pp_sample_file *files;
 	size_t nr;
-	struct pp_bad_file *bad;	/* malformed names, reported by callers */
+	struct pp_bad_file *bad;	/* malformed names and files that are not
+					 * regular, reported by callers */
 	size_t nr_bad;
 	size_t nr_other;		/* files that are not sample files (stats/...) */
 };

@@ -160,6 +160,25 @@ static void add_bad(struct pp_file_list *list, const char *path,
 	list->nr_bad++;
 }
 
+/*
+ * Not a regular file where sample files are (the walk never follows a
+ * symlink): skipped, with what it is (fd: its directory, or -1)
+ */
+static void add_odd(struct walk *w, int fd, const char *name)
+{
+	struct stat st;
+	int ret = fd >= 0 ? fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) :
+		  lstat(w->path.buf, &st);
+	const char *why = ret ? "cannot be examined" :
+			  S_ISLNK(st.st_mode) ? "a symbolic link, not a sample file" :
+			  S_ISFIFO(st.st_mode) ? "a FIFO, not a sample file" :
+			  S_ISSOCK(st.st_mode) ? "a socket, not a sample file" :
+			  S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ?
+			  "a device, not a sample file" : "not a regular file";
+
+	add_bad(w->list, w->path.buf, why);
+}
+
 static struct pp_sample_file *new_file(struct pp_file_list *list, size_t *alloc)
 {
 	if (list->nr == *alloc) {
@@ -232,6 +251,8 @@ static int walk_entries(struct walk *w, int fd, size_t from, size_t to,
 						 !strcmp(sub, "{kern}"));
 		else if (type == ENTRY_FILE && samples)
 			add_file(w);
+		else if (samples)
+			add_odd(w, fd, sub);
 		else
 			w->list->nr_other++;
 	}

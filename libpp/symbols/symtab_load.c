@@ -429,7 +429,8 @@ static int read_kallsyms(struct pp_symtab *t, const struct pp_sym_opts *o)
 
 		if (!paths[i])
 			continue;
-		ret = op_read_file(paths[i], KALLSYMS_MAX, &text, &len);
+		/* a session's copy or /proc: never a symlink to follow */
+		ret = op_read_plain_file(paths[i], KALLSYMS_MAX, &text, &len);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret)
@@ -461,7 +462,7 @@ static int module_region(const struct pp_symtab *t, const struct pp_sym_opts *o,
 	*end = UINT64_MAX;
 	if (!file)
 		return 0;
-	ret = op_read_file(file, KALLSYMS_MAX, &text, &len);
+	ret = op_read_plain_file(file, KALLSYMS_MAX, &text, &len);
 	if (ret)
 		return ret == -ENOMEM ? ret : 0;
 	if (!pp_modules_find(text, module, base, &size) && size &&

@@ -253,8 +253,8 @@ static void test_explain_more(void **state)
 		const char *text[] = {
 			"session directory: @",
 			"sessions: current, many, previous",
-			"searched: many (11 sample files, 2 malformed names)",
-			"malformed names: 2, the first '@/samples/many/{root}/bad" EV "': no {dep} after the application",
+			"searched: many (11 sample files, 2 skipped)",
+			"skipped: 2, the first '@/samples/many/{root}/bad" EV "': no {dep} after the application",
 			"events: cpu-clock (count 100000)",
 			"applications: /app00, /app01, /app02, /app03, /app04, /app05, /app06, /app07, and 3 more",
 			"images: /app00, /app01, /app02, /app03, /app04, /app05, /app06, /app07, and 3 more",
@@ -282,8 +282,8 @@ static void test_explain_more(void **state)
 		const char *text[] = {
 			"session directory: @",
 			"sessions: current, many, onlybad, previous",
-			"searched: onlybad (0 sample files, 1 malformed name)",
-			"malformed names: 1, the first '@/samples/onlybad/{root}/x" EV "': no {dep} after the application",
+			"searched: onlybad (0 sample files, 1 skipped)",
+			"skipped: 1, the first '@/samples/onlybad/{root}/x" EV "': no {dep} after the application",
 			"no sample files in the sessions searched",
 			NULL,
 		};
