@@ -23,6 +23,7 @@
 struct opev_spec {
 	char name[OPEV_NAME_MAX];	/* as given; never contains '.' or '/' */
 	uint64_t count;			/* sample period; 0 = the event's default */
+	bool has_count;			/* a count was written (even 0) */
 	bool has_unit_mask;		/* a unit mask was given */
 	uint64_t unit_mask;		/* numeric unit mask, when um_name is "" */
 	char um_name[OPEV_NAME_MAX];	/* symbolic unit mask, or "" */
@@ -38,9 +39,10 @@ struct opev_spec {
  * Each item is NAME[:count[:unitmask[:kernel[:user]]]], without blanks:
  *  - NAME: letters, digits, '_' and '-', at most OPEV_NAME_MAX - 1 of
  *    them; '.' or '/' is OPEV_ERR_BAD_NAME, anything else BAD_SYNTAX.
- *  - count: decimal, at most OPEV_MAX_PERIOD (COUNT_RANGE); 0 or an
- *    empty field means the event's default.  The lower limit depends on
- *    the event and is checked by opev_encode().
+ *  - count: decimal, at most OPEV_MAX_PERIOD (COUNT_RANGE); an empty
+ *    field means the event's default.  The lower limit depends on the
+ *    event and is checked by opev_encode(), which refuses a written 0
+ *    (has_count set) like any other count below it.
  *  - unitmask: "0x" and hex digits, decimal digits, or a name (letters,
  *    digits, '_'); at most 0xffffffff.  An empty field means none.
  *  - kernel, user: 0 or 1 (BAD_FLAG), both default 1; both 0 is NO_MODE.
@@ -106,7 +108,9 @@ uint32_t opev_ctx_cpu_type(const struct opev_ctx *ctx);
 /*
  * Encode one parsed event.  Hardware events go through libpfm4; perf's
  * generic names (cycles, instructions, cpu-clock, task-clock, ...) are
- * accepted too.  A count of 0 takes the event's default period.  Errors:
+ * accepted too.  A count of 0 takes the event's default period unless
+ * spec->has_count says it was written: then it is below every minimum,
+ * OPEV_ERR_COUNT_RANGE naming the event and its minimum.  Errors:
  * OPEV_ERR_UNKNOWN_EVENT (with the libpfm4 reason in err),
  * OPEV_ERR_BAD_UNIT_MASK, OPEV_ERR_COUNT_RANGE, -ENOMEM; for a spec not
  * made by opev_parse_list() also its name and mode errors.

@@ -530,14 +530,22 @@ int opev_encode(const struct opev_ctx *ctx, const struct opev_spec *spec,
 	if (ret)
 		return ret;
 	g = opev_generic_by_name(ev->name);
-	if (g)
-		return encode_generic(ctx, g, spec, ev, err);
-	if (!ctx) {
+	if (g) {
+		ret = encode_generic(ctx, g, spec, ev, err);
+	} else if (!ctx) {
 		op_err_set(err, "cannot encode event '%s': libpfm4 is not "
 			   "initialised", spec->name);
 		return OPEV_ERR_PFM_INIT;
+	} else {
+		ret = encode_pmu(ctx, spec, ev, err);
 	}
-	return encode_pmu(ctx, spec, ev, err);
+	/*
+	 * A written 0 is no period (its kind, known now, names the minimum);
+	 * the default comes from leaving the count out, never in silence
+	 */
+	if (!ret && spec->has_count && !spec->count)
+		ret = opev_event_refuse_zero(ev, err);
+	return ret;
 }
 
 int opev_default_event(const struct opev_ctx *ctx, struct opev_event *ev,

@@ -43,10 +43,11 @@ int opev_event_set_period(struct opev_event *ev, uint64_t count,
 {
 	bool clock = ev->kind == OPEV_SOFTWARE_CLOCK;
 	uint64_t min = clock ? OPEV_CLOCK_MIN_NS : OPEV_MIN_PERIOD;
+	uint64_t def = clock ? OPEV_CLOCK_DEFAULT_NS : OPEV_DEFAULT_PERIOD;
 	const char *unit = clock ? "ns" : "events";
 
 	if (!count)
-		count = clock ? OPEV_CLOCK_DEFAULT_NS : OPEV_DEFAULT_PERIOD;
+		count = def;
 	if (count < min || count > OPEV_MAX_PERIOD) {
 		op_err_set(err, "sample count %llu of '%s' is out of range "
 			   "(%llu to %llu %s)", (unsigned long long)count,
@@ -56,6 +57,18 @@ int opev_event_set_period(struct opev_event *ev, uint64_t count,
 	}
 	ev->period = count;
 	return 0;
+}
+
+int opev_event_refuse_zero(const struct opev_event *ev, struct op_err *err)
+{
+	bool clock = ev->kind == OPEV_SOFTWARE_CLOCK;
+	const char *unit = clock ? "ns" : "events";
+
+	op_err_set(err, "sample count 0 of '%s' is below its minimum of %u %s "
+		   "(leave the count out for the default, %u %s)", ev->name,
+		   clock ? OPEV_CLOCK_MIN_NS : OPEV_MIN_PERIOD, unit,
+		   clock ? OPEV_CLOCK_DEFAULT_NS : OPEV_DEFAULT_PERIOD, unit);
+	return OPEV_ERR_COUNT_RANGE;
 }
 
 int opev_event_clock(struct opev_event *ev, const struct opev_generic *g,

@@ -121,6 +121,12 @@ int opev_event_start(struct opev_event *ev, const struct opev_spec *spec,
 int opev_event_set_period(struct opev_event *ev, uint64_t count,
 			  struct op_err *err);
 /*
+ * The error for a count written as 0 on the command line (encoded ev,
+ * whose kind gives the minimum and the default to name):
+ * OPEV_ERR_COUNT_RANGE.
+ */
+int opev_event_refuse_zero(const struct opev_event *ev, struct op_err *err);
+/*
  * Make ev (started) the software clock g with period count (0: default):
  * kind, perf type and config, timer cpu type, period, description.
  * Errors: OPEV_ERR_COUNT_RANGE.

@@ -161,6 +161,7 @@ static int parse_count(const struct item *it, struct opev_spec *spec,
 
 	if (it->nr <= F_COUNT || !f->len)
 		return 0;
+	spec->has_count = true;
 	ret = parse_number(f, 10, OPEV_MAX_PERIOD, &spec->count);
 	if (ret == -ERANGE)
 		return fail(err, OPEV_ERR_COUNT_RANGE,

@@ -171,6 +171,14 @@ static void test_hand_made(void **state)
 		{ .line = __LINE__, .spec = { .name = "cpu-clock", .count = 1,
 					      .kernel = true },
 		  .ret = OPEV_ERR_COUNT_RANGE },
+		/* 0 written is refused; 0 not written is the default */
+		{ .line = __LINE__, .spec = { .name = "cpu-clock", .has_count = true,
+					      .kernel = true },
+		  .ret = OPEV_ERR_COUNT_RANGE },
+		{ .line = __LINE__, .spec = { .name = "task-clock", .kernel = true } },
+		{ .line = __LINE__, .spec = { .name = "cycles", .has_count = true,
+					      .kernel = true },
+		  .ret = OPEV_ERR_COUNT_RANGE },
 	};
 	size_t i;
 

@@ -78,7 +78,28 @@ check 'a period out of range: exit 2' fails_with 2 period -e cpu-clock:100 -d pe
 check '... with the reason' golden period <<'EOF2'
 operf: error: sample count 100 of 'cpu-clock' is out of range (10000 to 2147483647 ns)
 EOF2
-check 'no session was made for usage errors' test ! -e ev -a ! -e period -a ! -e oprofile_data
+# a count of 0 is no period: refused with the event's minimum, never the
+# default in silence (leaving the count out is how to ask for that)
+check 'cpu-clock:0: exit 2' fails_with 2 zero -e cpu-clock:0 -d zero true
+check '... naming the event and its minimum' golden zero <<'EOF2'
+operf: error: sample count 0 of 'cpu-clock' is below its minimum of 10000 ns (leave the count out for the default, 250000 ns)
+EOF2
+check 'task-clock:000, in a list: exit 2' \
+	fails_with 2 zero2 -e cpu-clock:20000,task-clock:000 -d zero2 true
+check '... naming that event' golden zero2 <<'EOF2'
+operf: error: sample count 0 of 'task-clock' is below its minimum of 10000 ns (leave the count out for the default, 250000 ns)
+EOF2
+check 'cycles:0 (a hardware event, whether or not it counts here): exit 2' \
+	fails_with 2 zero3 -e cycles:0 -d zero3 true
+check '... with the minimum in events' golden zero3 <<'EOF2'
+operf: error: sample count 0 of 'cycles' is below its minimum of 1000 events (leave the count out for the default, 100000 events)
+EOF2
+check 'cpu-clock:1: exit 2 with the range' fails_with 2 one -e cpu-clock:1 -d one true
+check '... with the reason' golden one <<'EOF2'
+operf: error: sample count 1 of 'cpu-clock' is out of range (10000 to 2147483647 ns)
+EOF2
+check 'no session was made for usage errors' \
+	test ! -e ev -a ! -e period -a ! -e zero -a ! -e zero2 -a ! -e zero3 -a ! -e one -a ! -e oprofile_data
 
 # --- --help, --version: exit 0, never open an event --------------------------
 check '--help exits 0' profile help --help

@@ -48,7 +48,8 @@ static void check_spec(const struct opev_spec *s)
 		if (s->name[i] == '.' || s->name[i] == '/' ||
 		    (unsigned char)s->name[i] <= ' ')
 			abort();
-	if (s->count > OPEV_MAX_PERIOD || (!s->kernel && !s->user))
+	if (s->count > OPEV_MAX_PERIOD || (!s->kernel && !s->user) ||
+	    (!s->has_count && s->count))
 		abort();
 	if (s->um_name[0] && (!s->has_unit_mask || s->unit_mask))
 		abort();
@@ -59,7 +60,7 @@ static void check_spec(const struct opev_spec *s)
 /* print a spec back in the list syntax */
 static size_t print_spec(char *buf, size_t size, const struct opev_spec *s)
 {
-	char um[OPEV_NAME_MAX + 24] = "";
+	char um[OPEV_NAME_MAX + 24] = "", count[24] = "";
 	int n;
 
 	if (s->um_name[0])
@@ -71,8 +72,12 @@ static size_t print_spec(char *buf, size_t size, const struct opev_spec *s)
 		n = 0;
 	if (n < 0)
 		abort();
-	n = snprintf(buf, size, "%s:%llu:%s:%d:%d", s->name,
-		     (unsigned long long)s->count, um, s->kernel, s->user);
+	/* a count left out stays out: 0 written means something else */
+	if (s->has_count &&
+	    snprintf(count, sizeof(count), "%llu", (unsigned long long)s->count) < 0)
+		abort();
+	n = snprintf(buf, size, "%s:%s:%s:%d:%d", s->name, count, um, s->kernel,
+		     s->user);
 	if (n < 0 || (size_t)n >= size)
 		abort();
 	return (size_t)n;
@@ -102,6 +107,7 @@ static void check_round_trip(const struct opev_spec *specs, size_t nr)
 	for (i = 0; i < nr; i++)
 		if (strcmp(again[i].name, specs[i].name) ||
 		    again[i].count != specs[i].count ||
+		    again[i].has_count != specs[i].has_count ||
 		    again[i].has_unit_mask != specs[i].has_unit_mask ||
 		    again[i].unit_mask != specs[i].unit_mask ||
 		    strcmp(again[i].um_name, specs[i].um_name) ||
@@ -131,6 +137,11 @@ static void check_encode(const struct opev_spec *s)
 	    ev.period < OPEV_CLOCK_MIN_NS :
 	    ev.op_cpu_type != opev_ctx_cpu_type(ctx) ||
 	    ev.period < OPEV_MIN_PERIOD)
+		abort();
+	/* a written count is the period; none written, the default */
+	if (s->has_count ? ev.period != s->count :
+	    ev.period != (ev.kind == OPEV_SOFTWARE_CLOCK ? OPEV_CLOCK_DEFAULT_NS :
+			  OPEV_DEFAULT_PERIOD))
 		abort();
 }
 
