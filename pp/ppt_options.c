@@ -12,6 +12,7 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
+#include "libutil/op_quote.h"
 #include "libutil/op_strbuf.h"
 #include "pp/ppt_options.h"
 
@@ -42,7 +43,8 @@ void ppt_common_table(struct poptOption *table, struct ppt_common_options *o)
 		{ "quiet", 'q', POPT_ARG_NONE, &o->quiet, 0,
 		  "no warnings, only errors", NULL },
 		{ "verbose", 'V', POPT_ARG_STRING, &o->verbose, 0,
-		  "debug output: debug, all, or other OProfile levels", "LEVELS" },
+		  "debug output, LEVELS comma-separated from: all, arcs, bfd, "
+		  "convert, debug, level1, misc, record, sfile, stats, xml", "LEVELS" },
 		{ "version", 'v', POPT_ARG_NONE, &o->version, 0,
 		  "print the version and exit", NULL },
 		POPT_TABLEEND
@@ -71,6 +73,24 @@ static const char *const verbose_levels[] = {
 	"sfile", "stats", "xml", NULL,
 };
 
+#define VERBOSE_LEVELS_TEXT \
+	"all, arcs, bfd, convert, debug, level1, misc, record, sfile, stats or xml"
+
+/* has list an empty level: "", ",", "a,,b", "a,"?  (OProfile 1.4 refuses
+ * them as unknown; ppt_split_list() would drop them unseen) */
+static bool has_empty_level(const char *list)
+{
+	for (;;) {
+		size_t n = strcspn(list, ",");
+
+		if (!n)
+			return true;
+		if (!list[n])
+			return false;
+		list += n + 1;
+	}
+}
+
 /* is every comma-separated level of list known?  *bad: the first not */
 static bool verbose_known(const char *list, char *bad, size_t bad_len)
 {
@@ -95,7 +115,7 @@ int ppt_common_validate(const struct ppt_common_options *o)
 	struct op_err err;
 	enum pp_demangle_mode mode;
 	unsigned merge;
-	char bad[64];
+	char bad[64], q[128];
 
 	/* written so that NaN fails it too */
 	if (!(o->threshold >= 0 && o->threshold <= 100)) {
@@ -115,9 +135,14 @@ int ppt_common_validate(const struct ppt_common_options *o)
 		op_usage_error("%s", err.msg);
 		return 2;
 	}
+	if (o->verbose && has_empty_level(o->verbose)) {
+		op_usage_error("empty --verbose level in '%s' (" VERBOSE_LEVELS_TEXT ")",
+			       op_quote(q, sizeof(q), o->verbose));
+		return 2;
+	}
 	if (o->verbose && !verbose_known(o->verbose, bad, sizeof(bad))) {
-		op_usage_error("unknown --verbose level '%s' (all, arcs, bfd, convert, "
-			       "debug, level1, misc, record, sfile, stats or xml)", bad);
+		op_usage_error("unknown --verbose level '%s' (" VERBOSE_LEVELS_TEXT ")",
+			       op_quote(q, sizeof(q), bad));
 		return 2;
 	}
 	return 0;

@@ -27,6 +27,22 @@ check '-e without -l: refused' refused e '--include-symbols and --exclude-symbol
 check '-s vma without -l: refused' refused s '--sort=vma needs --symbols' -s vma
 check '-V nonsense: refused, the levels named' refused v "unknown --verbose level 'nonsense' (all, " \
 	-V nonsense
+levels='all, arcs, bfd, convert, debug, level1, misc, record, sfile, stats or xml'
+verbose_said() {	# NAME LEVEL ARGS...: exit 2, exactly that level refused
+	v_n=$1 v_msg=$2
+	shift 2
+	exits 2 "$v_n" --session-dir=out/basic "$@" && test ! -s "$v_n.out" &&
+	printf '%s\n' "opreport: error: $v_msg ($levels)" \
+		"hint: see 'opreport --help'" >"$v_n.want" &&
+	compare "$v_n.want" "$v_n.err"
+}
+check '--verbose=bogus: refused with every level and the hint' \
+	verbose_said vb "unknown --verbose level 'bogus'" --verbose=bogus
+check "--verbose= (no level): refused" \
+	verbose_said ve "empty --verbose level in ''" --verbose=
+check "-V , (empty levels): refused" verbose_said vc "empty --verbose level in ','" -V ,
+check "-V sfile, (a trailing comma): refused" \
+	verbose_said vt "empty --verbose level in 'sfile,'" -V sfile,
 check '-V all,sfile: taken' exits 0 va --session-dir=out/basic -V all,sfile -n
 check '-d -% and -c -%: taken' sh -c '"$0" --session-dir=out/basic -d -% >/dev/null &&
 	"$0" --session-dir=out/basic -c -% >/dev/null' "$OPREPORT"

@@ -204,6 +204,15 @@ check 'an unknown tag: exit 2' usage u5 \
 	"unknown tag 'imgae' in 'imgae:x' (valid tags: archive, session, session-exclude, image, image-exclude, lib-image, lib-image-exclude, event, count, unit-mask, cpu, tgid, tid)" \
 	--session-dir=out/basic -s imgae:x
 check 'a bad threshold: exit 2' usage u6 "invalid numeric value 'abc'" --session-dir=out/basic -s -t abc
+levels='all, arcs, bfd, convert, debug, level1, misc, record, sfile, stats or xml'
+check 'an unknown --verbose level: exit 2, the levels listed' usage u7 \
+	"unknown --verbose level 'bogus' ($levels)" --session-dir=out/basic -s --verbose=bogus
+check '... with -V too, after a known one' usage u8 \
+	"unknown --verbose level 'bogus' ($levels)" --session-dir=out/basic -s -V debug,bogus
+check 'an empty --verbose level list: exit 2' usage u9 \
+	"empty --verbose level in '' ($levels)" --session-dir=out/basic -s --verbose=
+check 'an empty --verbose level between two: exit 2' usage u10 \
+	"empty --verbose level in 'all,,misc' ($levels)" --session-dir=out/basic -s -V all,,misc
 nothing() {	# a spec matching nothing: exit 1, opreport's explanation
 	ann_exits 1 n1 --session-dir=out/basic -s image:nothing && test ! -s n1.out &&
 	exits 1 n1r --session-dir=out/basic image:nothing &&
