@@ -32,6 +32,12 @@
  *    table being grown is a different inode, so the reader's stays whole.
  *  - Read-only opening checks every field and index against the file size
  *    and walks every chain, so no file can crash or hang a reader.
+ *  - Nor make one map or read gigabytes: header and descriptor are read
+ *    and checked before anything is mapped, and a file is refused whose
+ *    table is more than twice its used nodes (above ODB_MIN_NODES: a
+ *    writer doubles only a full table) or whose used nodes lie in a hole
+ *    of a sparse file (SEEK_HOLE), so the work is bounded by the bytes
+ *    really written.
  *
  * One writer per file at a time.  Nothing here prints or exits.
  */
@@ -120,6 +126,10 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(BAD_BUCKET, "hash bucket points outside the used nodes") \
 	ODB_ERROR(BAD_NEXT, "hash chain link points outside the used nodes") \
 	ODB_ERROR(CHAIN_LOOP, "hash chain loops back on itself")		\
+	ODB_ERROR(OVERSIZED_TABLE,					\
+		  "node table larger than twice its used nodes (writers grow only full tables)") \
+	ODB_ERROR(NODES_IN_HOLE,					\
+		  "used nodes lie in a hole of the file (never written)")	\
 	ODB_ERROR(TABLE_FULL, "sample file cannot grow any further")	\
 	ODB_ERROR(READ_ONLY, "sample file is open read-only")		\
 	ODB_ERROR(NAME_NO_SPEC,						\
@@ -152,9 +162,11 @@ struct odb_file;
 /*
  * Open the sample file at path.
  *
- * ODB_READ: map the file read-only and check it (magic, version, sizes,
- * every bucket and chain).  The header and the used-node count are taken
- * once, here: later additions by a writer are not seen.
+ * ODB_READ: check header and descriptor (magic, version, sizes, used
+ * count against the table and the file's holes), then map the file
+ * read-only and check every bucket and chain.  The header and the
+ * used-node count are taken once, here: later additions by a writer are
+ * not seen.
  *
  * ODB_WRITE: create path if it does not exist (built as "path.tmp", then
  * renamed), else check it as ODB_READ does and open it for adding.  The
@@ -294,11 +306,14 @@ void odb_reader_release(struct odb_reader *r);
  * without mapping it, checked as odb_file_open() checks it: a regular
  * file (a FIFO is refused without blocking), not empty, long enough for
  * header and descriptor, magic, version, a table size that is a power of
- * two from 128 to 2^31, and a file size that is exactly that table's.
+ * two from 128 to 2^31, a file size that is exactly that table's, and a
+ * used-node count that fits the table, fills at least half of it (above
+ * 128 slots) and does not reach into a hole of the file.
  * The hash chains are not walked (reading the file does that).  Returns
  * 0 with *hdr set, a negative errno, or one of the odb_errors EMPTY,
  * TRUNCATED, NOT_REGULAR, BAD_MAGIC, BAD_VERSION, BAD_TABLE_SIZE,
- * BEYOND_EOF, TRAILING_DATA.
+ * BEYOND_EOF, TRAILING_DATA, BAD_USED_COUNT, OVERSIZED_TABLE,
+ * NODES_IN_HOLE.
  */
 int odb_header_read(int dirfd, const char *path, struct opd_header *hdr);
 

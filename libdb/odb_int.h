@@ -61,6 +61,32 @@ int odb_check_stat(int fd, size_t *len);
 int odb_check_fixed(const struct opd_header *hdr, odb_index_t size, size_t len);
 
 /*
+ * The used-node count (current_size, node 0 included) of a table of size
+ * slots: from 1 to size, and above ODB_MIN_NODES at least size / 2, as a
+ * writer doubles only a full table (one killed just after growing leaves
+ * exactly half).  0, ODB_ERR_BAD_USED_COUNT or ODB_ERR_OVERSIZED_TABLE.
+ */
+int odb_check_used(odb_index_t size, odb_index_t used);
+
+/*
+ * Do the first used nodes of the file open as fd lie in a hole of it
+ * (SEEK_HOLE before their end)?  A writer stores every node it counts,
+ * so such a file is crafted or damaged, and reading it would read
+ * zeros, possibly gigabytes of them.  0 (also where the file system
+ * cannot tell) or ODB_ERR_NODES_IN_HOLE.  Moves the file offset.
+ */
+int odb_check_holes(int fd, odb_index_t used);
+
+/*
+ * Read the header and descriptor of the file open as fd, len bytes long
+ * (odb_check_stat()), and check them before anything else is read or
+ * mapped: odb_check_fixed(), odb_check_used(), odb_check_holes().
+ * Returns 0 with *hdr and *descr set, a negative errno, or the odb_error.
+ */
+int odb_check_head(int fd, size_t len, struct opd_header *hdr,
+		   struct odb_descr *descr);
+
+/*
  * Check the len bytes of a sample file at map (a mapping, or a copy when
  * copy is set) as odb_file_open() does: header, sizes, used count, every
  * bucket and chain.  On success file points into map, with the used-node

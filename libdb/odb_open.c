@@ -257,6 +257,30 @@ int odb_check_fixed(const struct opd_header *hdr, odb_index_t size,
 	return 0;
 }
 
+int odb_check_used(odb_index_t size, odb_index_t used)
+{
+	if (used < 1 || used > size)
+		return ODB_ERR_BAD_USED_COUNT;
+	if (size > ODB_MIN_NODES && used < size / 2)
+		return ODB_ERR_OVERSIZED_TABLE;
+	return 0;
+}
+
+int odb_check_holes(int fd, odb_index_t used)
+{
+	uint64_t end = FIXED_SIZE + (uint64_t)used * sizeof(struct odb_node);
+	off_t hole;
+
+	/* the header is written, so its block is no hole: skip the syscall */
+	if (end <= 4096)
+		return 0;
+	hole = lseek(fd, (off_t)FIXED_SIZE, SEEK_HOLE);
+	/* an error (no SEEK_HOLE here) tells nothing; keep reading */
+	if (hole < 0 || (uint64_t)hole >= end)
+		return 0;
+	return ODB_ERR_NODES_IN_HOLE;
+}
+
 int odb_check_stat(int fd, size_t *len)
 {
 	struct stat st;
@@ -292,8 +316,9 @@ int odb_check_map(struct odb_file *file, unsigned char *map, size_t len,
 	odb_file_point(file, map, len, size);
 	/* pairs with the writer's release store in add_node() */
 	used = op_load_acquire(&file->descr->current_size);
-	if (used < 1 || used > size)
-		return ODB_ERR_BAD_USED_COUNT;
+	ret = odb_check_used(size, used);
+	if (ret)
+		return ret;
 	file->nr_used = used;
 	return check_chains(file, used, scratch, copy);
 }
@@ -301,11 +326,17 @@ int odb_check_map(struct odb_file *file, unsigned char *map, size_t len,
 static int map_and_check(struct odb_file *file)
 {
 	int prot = file->mode == ODB_WRITE ? PROT_READ | PROT_WRITE : PROT_READ;
+	struct opd_header hdr;
+	struct odb_descr descr;
 	size_t len;
 	void *map;
 	int ret;
 
 	ret = odb_check_stat(file->fd, &len);
+	if (ret)
+		return ret;
+	/* nothing is mapped before the sizes it would cover are believed */
+	ret = odb_check_head(file->fd, len, &hdr, &descr);
 	if (ret)
 		return ret;
 	map = mmap(NULL, len, prot, MAP_SHARED, file->fd, 0);

@@ -156,6 +156,9 @@ int odb_reader_read(struct odb_reader *r, int dirfd, const char *path,
 	ret = odb_check_map(&file, r->buf, len, r->stamp, true);
 	if (ret == -EAGAIN)
 		return read_mapped(r, fd, snap);
+	/* zeros read from a hole look like nodes: ask the file system */
+	if (!ret)
+		ret = odb_check_holes(fd, file.nr_used);
 	if (ret)
 		goto out_close;
 	snap->hdr = file.hdr;
@@ -176,28 +179,45 @@ void odb_reader_release(struct odb_reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int odb_header_read(int dirfd, const char *path, struct opd_header *hdr)
+int odb_check_head(int fd, size_t len, struct opd_header *hdr,
+		   struct odb_descr *descr)
 {
 	struct {
 		struct opd_header hdr;
 		struct odb_descr descr;
 	} fixed;
-	size_t len, got;
-	int fd, ret;
+	size_t got;
+	int ret;
 
 	_Static_assert(sizeof(fixed) == FIXED, "header and descriptor");
+	ret = read_at(fd, (unsigned char *)&fixed, sizeof(fixed), 0, &got);
+	if (!ret && got < sizeof(fixed))
+		ret = ODB_ERR_TRUNCATED;	/* shrank since fstat() */
+	if (!ret)
+		ret = odb_check_fixed(&fixed.hdr, fixed.descr.size, len);
+	if (!ret)
+		ret = odb_check_used(fixed.descr.size, fixed.descr.current_size);
+	if (!ret)
+		ret = odb_check_holes(fd, fixed.descr.current_size);
+	if (!ret) {
+		*hdr = fixed.hdr;
+		*descr = fixed.descr;
+	}
+	return ret;
+}
+
+int odb_header_read(int dirfd, const char *path, struct opd_header *hdr)
+{
+	struct odb_descr descr;
+	size_t len;
+	int fd, ret;
+
 	fd = open_at(dirfd, path);
 	if (fd < 0)
 		return fd;
 	ret = odb_check_stat(fd, &len);
 	if (!ret)
-		ret = read_at(fd, (unsigned char *)&fixed, sizeof(fixed), 0, &got);
-	if (!ret && got < sizeof(fixed))
-		ret = ODB_ERR_TRUNCATED;	/* shrank since fstat() */
-	if (!ret)
-		ret = odb_check_fixed(&fixed.hdr, fixed.descr.size, len);
+		ret = odb_check_head(fd, len, hdr, &descr);
 	close(fd);
-	if (!ret)
-		*hdr = fixed.hdr;
 	return ret;
 }

@@ -5,6 +5,8 @@
  * error from odb_file_open(), for readers and writers alike; none crashes
  * or hangs.  odb_header_read() gives the same errors for the header,
  * descriptor and size, and the header where only the table is damaged.
+ * Tables far bigger than their used nodes, and used nodes in a hole of a
+ * sparse file, are refused before anything is mapped or copied.
  */
 #include "config.h"
 
@@ -71,11 +73,11 @@ static uint32_t get32(const unsigned char *buf, size_t off)
 	return v;
 }
 
-/* errors odb_file_open() finds beyond the header, descriptor and size */
+/* errors odb_file_open() finds beyond header, descriptor, size and holes */
 static bool beyond_header(int err)
 {
-	return err == ODB_ERR_BAD_USED_COUNT || err == ODB_ERR_BAD_BUCKET ||
-	       err == ODB_ERR_BAD_NEXT || err == ODB_ERR_CHAIN_LOOP;
+	return err == ODB_ERR_BAD_BUCKET || err == ODB_ERR_BAD_NEXT ||
+	       err == ODB_ERR_CHAIN_LOOP;
 }
 
 /*
@@ -257,6 +259,143 @@ static void test_damage(void **state)
 	free(buf);
 }
 
+/*
+ * A table of S slots with used - 1 used nodes, every byte written (zero
+ * nodes and buckets: empty chains): readable exactly when the table is at
+ * most twice the used nodes, or the smallest
+ */
+static void test_oversized(void **state)
+{
+	static const struct {
+		int line;
+		uint32_t slots, used;
+		int err;
+	} rows[] = {
+		{ .line = __LINE__, .slots = 128, .used = 1 },
+		{ .line = __LINE__, .slots = 256, .used = 129 },
+		/* a writer killed just after growing a full table of 128 */
+		{ .line = __LINE__, .slots = 256, .used = 128 },
+		{ .line = __LINE__, .slots = 256, .used = 127, .err = ODB_ERR_OVERSIZED_TABLE },
+		{ .line = __LINE__, .slots = 256, .used = 1, .err = ODB_ERR_OVERSIZED_TABLE },
+		{ .line = __LINE__, .slots = 1u << 16, .used = 1u << 15 },
+		{ .line = __LINE__, .slots = 1u << 16, .used = (1u << 15) - 1,
+		  .err = ODB_ERR_OVERSIZED_TABLE },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		size_t len = (size_t)odb_layout_size(rows[i].slots);
+		unsigned char *buf = calloc(1, len);
+		int ret;
+
+		assert_non_null(buf);
+		memcpy(buf, good, HDR);
+		put32(buf, DESCR, rows[i].slots);
+		put32(buf, DESCR + 4, rows[i].used);
+		ret = open_bytes(buf, len, ODB_READ);
+		if (ret != rows[i].err)
+			fail_msg("row at line %d: got %d (%s)", rows[i].line, ret,
+				 odb_strerror(ret));
+		ret = open_bytes(buf, len, ODB_WRITE);
+		if (ret != rows[i].err)
+			fail_msg("row at line %d, write-open: got %d", rows[i].line, ret);
+		free(buf);
+	}
+}
+
+/*
+ * bad_path as a sparse file of S slots, all used: header and descriptor
+ * written, then the first nr_written bytes of nodes (non-zero keys and
+ * values, no chains), the rest a hole.  false where the file system keeps
+ * no holes (nothing to test there).
+ */
+static bool write_sparse(uint32_t slots, size_t nr_written)
+{
+	size_t len = (size_t)odb_layout_size(slots);
+	unsigned char *head = calloc(1, NODES + nr_written);
+	int fd = open(bad_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	bool sparse;
+	size_t i;
+
+	assert_non_null(head);
+	assert_true(fd >= 0);
+	memcpy(head, good, HDR);
+	put32(head, DESCR, slots);
+	put32(head, DESCR + 4, slots);
+	for (i = NODES; i + 16 <= NODES + nr_written; i += 16) {
+		put32(head, i, (uint32_t)i);		/* key */
+		put32(head, i + 8, 1);			/* value */
+	}
+	assert_int_equal(ftruncate(fd, (off_t)len), 0);
+	assert_int_equal(pwrite(fd, head, NODES + nr_written, 0),
+			 (ssize_t)(NODES + nr_written));
+	sparse = lseek(fd, 0, SEEK_HOLE) < (off_t)len;
+	close(fd);
+	free(head);
+	return sparse;
+}
+
+/* every reader of bad_path gives err */
+static void check_all_readers(int line, int err)
+{
+	struct odb_reader r = ODB_READER_INIT;
+	struct odb_snapshot snap;
+	struct opd_header h;
+	struct odb_file *f;
+	int ret;
+
+	ret = odb_file_open(bad_path, ODB_READ, NULL, &f);
+	if (!ret)
+		odb_file_close(f);
+	if (ret != err)
+		fail_msg("line %d: odb_file_open %d (%s)", line, ret, odb_strerror(ret));
+	ret = odb_file_open(bad_path, ODB_WRITE, NULL, &f);
+	if (!ret)
+		odb_file_close(f);
+	if (ret != err)
+		fail_msg("line %d: write-open %d (%s)", line, ret, odb_strerror(ret));
+	ret = odb_reader_read(&r, AT_FDCWD, bad_path, &snap);
+	if (ret != err)
+		fail_msg("line %d: odb_reader_read %d (%s)", line, ret, odb_strerror(ret));
+	odb_reader_release(&r);
+	ret = odb_header_read(AT_FDCWD, bad_path, &h);
+	if (ret != err)
+		fail_msg("line %d: odb_header_read %d (%s)", line, ret, odb_strerror(ret));
+}
+
+/*
+ * Used nodes in a hole were never written: refused, for a file the
+ * reader copies (2^16 slots, 1.3 MB) and one it maps (2^20, 21 MB).  A
+ * file whose used nodes are written, its buckets a hole (as OProfile's
+ * libodb grows tables, with ftruncate()), reads.
+ */
+static void test_sparse(void **state)
+{
+	static const uint32_t sizes[] = { 1u << 16, 1u << 20 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t nodes = (size_t)sizes[i] * sizeof(struct odb_node);
+
+		if (!write_sparse(sizes[i], 0)) {
+			print_message("no holes in this file system: not checked\n");
+			return;
+		}
+		check_all_readers(__LINE__, ODB_ERR_NODES_IN_HOLE);
+		/* half of them written: still a hole among them */
+		write_sparse(sizes[i], nodes / 2);
+		check_all_readers(__LINE__, ODB_ERR_NODES_IN_HOLE);
+		/* all written but the last node's block */
+		write_sparse(sizes[i], nodes - 8192);
+		check_all_readers(__LINE__, ODB_ERR_NODES_IN_HOLE);
+		/* every used node written, the buckets a hole */
+		write_sparse(sizes[i], nodes);
+		check_all_readers(__LINE__, 0);
+	}
+}
+
 /* index of the bucket that holds node i of the good file */
 static uint32_t bucket_of(uint32_t i)
 {
@@ -354,6 +493,8 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_oversized),
+		cmocka_unit_test(test_sparse),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_header_read_kinds),
 		cmocka_unit_test(test_messages),
