@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The abi file and the kernel copies of a session (see odb_session.h). */
+/* The kernel copies and other files of a session (see odb_session.h). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -35,58 +35,6 @@ char *odb_path_join(const char *dir, const char *name)
 	if (path)
 		snprintf(path, size, "%s/%s", dir, name);
 	return path;
-}
-
-/* the abi keys: OProfile 1.4's opimport reads these names */
-static void abi_text(struct op_strbuf *sb)
-{
-	const uint16_t one = 1;
-
-#define ABI(name, value) op_strbuf_addf(sb, "%s %zu\n", name, (size_t)(value))
-	ABI("sizeof_double", sizeof(double));
-	ABI("sizeof_u64", sizeof(uint64_t));
-	ABI("sizeof_u8", sizeof(uint8_t));
-	ABI("sizeof_u32", sizeof(uint32_t));
-	ABI("sizeof_int", sizeof(int));
-	ABI("sizeof_unsigned_int", sizeof(unsigned int));
-	ABI("sizeof_odb_key_t", sizeof(odb_key_t));
-	ABI("sizeof_odb_index_t", sizeof(odb_index_t));
-	ABI("sizeof_odb_value_t", sizeof(odb_value_t));
-	ABI("sizeof_odb_node_nr_t", sizeof(odb_index_t));
-	ABI("sizeof_odb_descr_t", sizeof(struct odb_descr));
-	ABI("sizeof_odb_node_t", sizeof(struct odb_node));
-	ABI("sizeof_struct_opd_header", sizeof(struct opd_header));
-	ABI("offsetof_node_key", offsetof(struct odb_node, key));
-	ABI("offsetof_node_value", offsetof(struct odb_node, value));
-	ABI("offsetof_node_next", offsetof(struct odb_node, next));
-	ABI("offsetof_descr_size", offsetof(struct odb_descr, size));
-	ABI("offsetof_descr_current_size", offsetof(struct odb_descr, current_size));
-	ABI("offsetof_header_magic", offsetof(struct opd_header, magic));
-	ABI("offsetof_header_version", offsetof(struct opd_header, version));
-	ABI("offsetof_header_cpu_type", offsetof(struct opd_header, cpu_type));
-	ABI("offsetof_header_ctr_event", offsetof(struct opd_header, ctr_event));
-	ABI("offsetof_header_ctr_um", offsetof(struct opd_header, ctr_um));
-	ABI("offsetof_header_ctr_count", offsetof(struct opd_header, ctr_count));
-	ABI("offsetof_header_is_kernel", offsetof(struct opd_header, is_kernel));
-	ABI("offsetof_header_cpu_speed", offsetof(struct opd_header, cpu_speed));
-	ABI("offsetof_header_mtime", offsetof(struct opd_header, mtime));
-	ABI("offsetof_header_cg_to_is_kernel", offsetof(struct opd_header, cg_to_is_kernel));
-	ABI("offsetof_header_anon_start", offsetof(struct opd_header, anon_start));
-	ABI("offsetof_header_cg_to_anon_start", offsetof(struct opd_header, cg_to_anon_start));
-#undef ABI
-	op_strbuf_addf(sb, "little_endian %d\n", *(const uint8_t *)&one);
-}
-
-int odb_session_write_abi(const struct op_dir *session)
-{
-	struct op_strbuf sb = OP_STRBUF_INIT;
-	int ret;
-
-	abi_text(&sb);
-	ret = op_strbuf_failed(&sb) ? -ENOMEM :
-	      op_dir_write_file(session, "abi", sb.buf, sb.len, 0644);
-	op_strbuf_release(&sb);
-	return ret;
 }
 
 /* write dir/name (its directories made as needed) whole */

@@ -29,8 +29,9 @@
 /*
  * Write SESSION/abi for this build: "NAME VALUE" lines with the sizes and
  * offsets of the sample-file structures and the byte order, the keys
- * OProfile 1.4's opimport reads.  Written whole through a temporary file,
- * never through a symlink (op_dir.h).  Returns 0 or a negative errno.
+ * OProfile 1.4's opimport reads (odb_abi.h reads them back).  Written
+ * whole through a temporary file, never through a symlink (op_dir.h).
+ * Returns 0 or a negative errno.
  */
 int odb_session_write_abi(const struct op_dir *session);
 

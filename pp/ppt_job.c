@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "libdb/odb_abi.h"
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
@@ -164,6 +165,32 @@ static void warn_odd_files(const struct pp_session_dir *sd, const char *session)
 	free(dir);
 }
 
+/*
+ * A session written on a machine of another layout (its abi file,
+ * oprofile-ng-session(5)) has sample files this one cannot read: say why
+ * before they are refused one by one.  Keys the file lacks, and a file
+ * that is missing or unreadable, say nothing.
+ */
+static void warn_foreign_abi(const struct pp_session_dir *sd)
+{
+	struct odb_abi abi, native;
+	char q[256];
+	size_t idx;
+
+	if (odb_abi_read(sd->dir, &abi))
+		return;
+	odb_abi_native(&native);
+	if (!odb_abi_differs(&abi, &native, &idx))
+		return;
+	op_warning("session '%s' was written on a machine with another sample-file "
+		   "layout: its abi file has %s %llu, this machine %llu",
+		   op_quote(q, sizeof(q), sd->dir), odb_abi_key_name(idx),
+		   (unsigned long long)abi.value[idx],
+		   (unsigned long long)native.value[idx]);
+	op_hint("report it on a machine of that layout, or convert its sample files "
+		"to this one's first");
+}
+
 /* the build-id operf recorded for a binary (pp_sym_opts) */
 static const char *profiled_build_id(const void *data, const char *path)
 {
@@ -276,6 +303,7 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	op_debug_phase("sample files listed");
 	pp_session_info_read(&job->sd, pp_spec_sessions(first)->items[0], &job->info);
 	warn_odd_files(&job->sd, pp_spec_sessions(first)->items[0]);
+	warn_foreign_abi(&job->sd);
 	warn_about_stats(job);
 	if (o->image_path)
 		job->image_paths = ppt_split_list(o->image_path);

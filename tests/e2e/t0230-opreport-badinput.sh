@@ -133,6 +133,25 @@ check 'an i386 session: exit 1, its file named' \
 	foreign i386 'node table size is not a power of two from 128 to 2^31'
 check 'a big-endian x86-64 session: exit 1, its file named' \
 	foreign x86_64-be 'unsupported sample file version'
+# ... and why, from the session's abi file (oprofile-ng-session(5), ABI FILE)
+foreign_said() {	# LAYOUT KEY VALUE NATIVE
+	norm foreign-$1.err >foreign-$1.all &&
+	grep -qx "opreport: warning: session 'T/tools/out/foreign_$1' was written on a machine with another sample-file layout: its abi file has $2 $3, this machine $4" foreign-$1.all &&
+	grep -qx "hint: report it on a machine of that layout, or convert its sample files to this one's first" foreign-$1.all &&
+	test "$(grep -c 'another sample-file layout' foreign-$1.all)" = 1
+}
+check '... the i386 session said to have another layout, once' \
+	foreign_said i386 sizeof_struct_opd_header 64 72
+check '... the big-endian one too' foreign_said x86_64-be little_endian 0 1
+# an abi file that cannot be parsed, or agrees, says nothing
+abi_quiet() {
+	rm -rf abiq && cp -R out/basic abiq &&
+	printf 'sizeof_double eight\nnonsense\n\0\377\n' >abiq/abi &&
+	exits 0 abiq --session-dir=abiq && test ! -s abiq.err &&
+	printf 'little_endian 1\nsizeof_u64 8\n' >abiq/abi &&
+	exits 0 abiq2 --session-dir=abiq && test ! -s abiq2.err
+}
+check 'a garbled or partial abi file that agrees: nothing said' abi_quiet
 
 # malformed sample-file names are skipped with a warning, the rest reported
 bad_names() {
