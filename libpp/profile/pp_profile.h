@@ -108,7 +108,13 @@ struct pp_group {
 
 struct pp_image {
 	struct odb_image_id id;
-	bool is_kernel;			/* from the sample-file headers */
+	bool is_kernel;			/* from the sample-file headers, unless
+					 * the image contradicts them */
+	const char *flag_file;		/* the sample file whose header's
+					 * kernel flag the image contradicts
+					 * (ignored: is_kernel is the image's
+					 * kind), or NULL; borrowed from the
+					 * file list */
 	uint64_t mtime;			/* header mtime (first file) */
 	size_t *groups;			/* indexes of its groups */
 	size_t nr_groups;

@@ -665,15 +665,49 @@ static void find_own_images(struct build *b)
 	}
 }
 
+/*
+ * Is image im a kernel image?  The header's flag (from file path) says
+ * so, but where the image's name or file says otherwise the header is
+ * wrong (crafted, damaged, or another tool's): {kern} names are kernel
+ * images and anonymous regions are not; /proc/kallsyms and the session's
+ * vmlinux are; a file that some process ran as its program, or whose ELF
+ * asks for an interpreter or shared libraries, is not.  A file with no
+ * such evidence (an OProfile session's vmlinux) keeps the flag.  The
+ * contradiction is kept in im->flag_file, for one warning.
+ */
+static void judge_kernel_flag(const struct pp_profile *p, struct pp_image *im,
+			      bool flag, const char *path, bool is_app)
+{
+	const char *vmlinux = p->sym_opts ? p->sym_opts->vmlinux : NULL;
+	const char *name = im->id.name;
+	bool kernel = flag;
+
+	if (im->id.kind == ODB_IMAGE_KERNEL)
+		kernel = true;
+	else if (im->id.kind == ODB_IMAGE_ANON)
+		kernel = false;
+	else if (!strcmp(name, "/proc/kallsyms") || (vmlinux && !strcmp(name, vmlinux)))
+		kernel = true;
+	else if (flag && (is_app || pp_image_is_user_binary(name, p->sym_opts)))
+		kernel = false;
+	im->is_kernel = kernel;
+	im->flag_file = kernel != flag ? path : NULL;
+}
+
 /* kernel flag and mtime of each image, from a plain file of it */
 static void read_image_headers(struct pp_profile *p)
 {
 	size_t *cg_of = op_xcalloc(p->nr_images + 1, sizeof(*cg_of));
+	bool *is_app = op_xcalloc(p->nr_images + 1, sizeof(*is_app));
 	size_t i;
 
 	/* an image with only {cg} files as the caller: its first such group */
 	for (i = p->nr_cg; i-- > 0;)
 		cg_of[p->cg[i].caller] = i + 1;
+	/* the images processes ran as their programs: user space */
+	for (i = 0; i < p->nr_apps; i++)
+		if (p->apps[i].own_image < p->nr_images)
+			is_app[p->apps[i].own_image] = true;
 	for (i = 0; i < p->nr_images; i++) {
 		struct pp_image *im = &p->images[i];
 		const char *path = NULL;
@@ -684,13 +718,14 @@ static void read_image_headers(struct pp_profile *p)
 		else if (cg_of[i])
 			path = p->cg[cg_of[i] - 1].files[0]->path;
 		if (path && !odb_header_read(AT_FDCWD, path, &h)) {
-			im->is_kernel = h.is_kernel != 0;
+			judge_kernel_flag(p, im, h.is_kernel != 0, path, is_app[i]);
 			im->mtime = h.mtime;
 		} else {
 			im->is_kernel = im->id.kind == ODB_IMAGE_KERNEL;
 		}
 	}
 	free(cg_of);
+	free(is_app);
 }
 
 int pp_profile_build(struct pp_profile *p, const struct pp_file_list *list,

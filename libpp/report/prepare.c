@@ -7,7 +7,8 @@
  *	rows		per symbol (or per image), -x leaving out the
  *			images applications merely use
  *	arcs		call-graph arcs between rows, -x likewise
- *	notes		missing or changed binaries
+ *	notes		missing or changed binaries, sample-file headers
+ *			whose kernel flag contradicts their image
  *	totals		the whole every share is of: every sample, or
  *			those of the symbols -i/-e select
  *	selection	-t (unless the output picks its own units), -i/-e,
@@ -66,6 +67,27 @@ static void check_images(struct pp_profile *p, struct pp_notes *n)
 		    (uint64_t)t->mtime != im->mtime && !t->build_id_checked)
 			pp_note(n, "the binary '%s' was modified after it was profiled: "
 				"its symbols may not match the samples", t->file);
+	}
+}
+
+/*
+ * note each sample file whose header's kernel flag its image contradicts
+ * (the image's kind was used), once: every output reads those samples
+ */
+static void check_kernel_flags(const struct pp_profile *p, struct pp_notes *n)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_images; i++) {
+		const struct pp_image *im = &p->images[i];
+		const char *what = im->id.kind == ODB_IMAGE_ANON ? "anonymous memory" :
+				   im->is_kernel ? "a kernel image" : "a user-space binary";
+
+		if (!im->flag_file)
+			continue;
+		pp_note(n, "sample file '%s' %s the kernel flag in its header, but its "
+			"image '%s' is %s: the flag is ignored", im->flag_file,
+			im->is_kernel ? "lacks" : "has", im->id.name, what);
 	}
 }
 
@@ -226,6 +248,7 @@ void pp_prepare(struct pp_report *r)
 	for (i = 0; i < r->nr_sides; i++) {
 		struct pp_side *s = &r->sides[i];
 
+		check_kernel_flags(s->p, r->notes);
 		build_rows(r, s);
 		sum_totals(r, s);
 		pp_names_init(&s->names, s->p, r->o->long_filenames,

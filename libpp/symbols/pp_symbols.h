@@ -223,6 +223,16 @@ long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
 const char *pp_symtab_no_lines(struct pp_symtab *t);
 
 /*
+ * Does the ELF file of the image at path say it runs in user space: a
+ * program that asks for an interpreter (PT_INTERP), or a binary that
+ * needs shared libraries (DT_NEEDED)?  No kernel image does either.  The
+ * file is looked for under opts' archive, else its --root, else at path
+ * (opts may be NULL).  false when it is not found, not a regular file
+ * (a FIFO is not waited on) or not ELF, or says neither.
+ */
+bool pp_image_is_user_binary(const char *path, const struct pp_sym_opts *opts);
+
+/*
  * Errors of libpp/symbols: negative errno values, or one of these (from
  * the disassembler), all below -4096.  pp_symbols_strerror() gives the
  * text of either kind.
