@@ -14,6 +14,7 @@
 
 #include "daemon/opd_int.h"
 #include "libdb/odb_buildid.h"
+#include "libdb/odb_longnames.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_field.h"
@@ -177,6 +178,20 @@ void opd_engine_buildids_text(const struct opd_engine *e, struct op_strbuf *sb)
 		op_strbuf_addf(sb, "%s ", hex);
 		op_field_add(sb, im->name);
 		op_strbuf_addch(sb, '\n');
+	}
+}
+
+void opd_engine_longnames_text(const struct opd_engine *e, struct op_strbuf *sb)
+{
+	uint32_t c;
+
+	for (c = 1; c < e->images.nr; c++) {
+		const struct opd_image *im = opd_images_get(&e->images, c);
+
+		/* files, and a vmlinux given as a path: both are {root}PATH */
+		if (im && im->kind != OPD_IMAGE_ANON && im->name[0] == '/' &&
+		    odb_longnames_add(sb, im->name))
+			op_die(1, "out of memory");
 	}
 }
 

@@ -88,6 +88,13 @@ void opd_engine_comms_text(const struct opd_engine *e, struct op_strbuf *sb);
  */
 void opd_engine_buildids_text(const struct opd_engine *e, struct op_strbuf *sb);
 
+/*
+ * "HASH PATH" lines of the images whose paths are too long for sample-file
+ * names (written as /#long/HASH/...), appended to sb: the session's
+ * longnames file (libdb/odb_longnames.h), by which the reports find them
+ */
+void opd_engine_longnames_text(const struct opd_engine *e, struct op_strbuf *sb);
+
 /* Was event event_idx throttled by the kernel? */
 bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx);
 

@@ -226,6 +226,8 @@ static void store_comms(struct run *r)
 	store_text(r, ODB_SESSION_COMMS, opd_engine_comms_text, odb_session_store_comms);
 	store_text(r, ODB_SESSION_BUILDIDS, opd_engine_buildids_text,
 		   odb_session_store_buildids);
+	store_text(r, ODB_SESSION_LONGNAMES, opd_engine_longnames_text,
+		   odb_session_store_longnames);
 }
 
 /* the perf map files of the processes that ran JIT code, into the session */

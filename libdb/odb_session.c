@@ -76,6 +76,11 @@ int odb_session_store_buildids(const struct op_dir *dir, const char *text, size_
 	return store_file(dir, ODB_SESSION_BUILDIDS, text, len);
 }
 
+int odb_session_store_longnames(const struct op_dir *dir, const char *text, size_t len)
+{
+	return store_file(dir, ODB_SESSION_LONGNAMES, text, len);
+}
+
 int odb_session_store_jitmap(const struct op_dir *dir, uint32_t tgid, const void *text,
 			     size_t len)
 {

@@ -71,6 +71,13 @@ int odb_session_store_comms(const struct op_dir *dir, const char *text, size_t l
 /* store the buildids text as dir/buildids; 0 or a negative errno */
 int odb_session_store_buildids(const struct op_dir *dir, const char *text, size_t len);
 
+/* the real paths of images written as long names, under the samples
+ * directory (oprofile-ng-session(5), LONG NAMES; odb_longnames.h) */
+#define ODB_SESSION_LONGNAMES "longnames"
+
+/* store the longnames text as dir/longnames; 0 or a negative errno */
+int odb_session_store_longnames(const struct op_dir *dir, const char *text, size_t len);
+
 /* where perf map files of JIT code are kept, under the samples directory */
 #define ODB_SESSION_JIT_DIR "jit"
 

@@ -115,15 +115,16 @@ static const char *odd_kind(const char *path)
 }
 
 /*
- * The session's own files (session.info, the kernel copies, the names
- * and build-ids, the files of stats/) that are not regular files: never read (a FIFO
- * would block), and named here, so that nothing is left out silently
+ * The session's own files (session.info, the kernel copies, the names,
+ * build-ids and long names, the files of stats/) that are not regular
+ * files: never read (a FIFO would block), and named here, so that
+ * nothing is left out silently
  */
 static void warn_odd_files(const struct pp_session_dir *sd, const char *session)
 {
 	static const char *const names[] = {
 		"session.info", "kernel/kallsyms", "kernel/modules", "kernel/vdso.so",
-		"comms", "buildids",
+		"comms", "buildids", "longnames",
 	};
 	char *dir = pp_session_path(sd, session), q[512];
 	struct op_strbuf path = OP_STRBUF_INIT;

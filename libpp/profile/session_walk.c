@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "libdb/odb_longnames.h"
 #include "libpp/profile/profile_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_quote.h"
@@ -53,6 +54,7 @@ struct entry {
 struct walk {
 	const struct pp_spec *spec;	/* NULL: keep every file */
 	const char *session;		/* its name, as the spec gives it */
+	const struct odb_longnames *longnames;	/* its long names' paths */
 	struct pp_file_list *list;
 	size_t *alloc;			/* list->files allocated */
 	struct op_err *err;
@@ -205,6 +207,12 @@ static void add_file(struct walk *w)
 		add_bad(list, path, err.msg);
 		return;
 	}
+	/* a long name stands for the path the session recorded for it:
+	 * shown, matched and opened as that path */
+	if (odb_longnames_resolve(w->longnames, &name.app) < 0 ||
+	    odb_longnames_resolve(w->longnames, &name.image) < 0 ||
+	    (name.is_cg && odb_longnames_resolve(w->longnames, &name.cg) < 0))
+		op_die(1, "out of memory");
 	if (w->spec && pp_spec_reject(w->spec, w->session, &name)) {
 		odb_name_release(&name);
 		return;
@@ -319,6 +327,7 @@ static void walk_init(struct walk *w, const struct walk *like, struct pp_file_li
 	memset(w, 0, sizeof(*w));
 	w->spec = like->spec;
 	w->session = like->session;
+	w->longnames = like->longnames;
 	w->list = list;
 	w->alloc = alloc;
 	w->err = err;
@@ -425,15 +434,21 @@ static int walk_split(struct walk *w, int fd, size_t from, size_t to,
 int pp_walk_session(const char *dir, const char *session, const struct pp_spec *spec,
 		    struct pp_file_list *list, size_t *alloc, struct op_err *err)
 {
+	struct odb_longnames longnames;
 	struct walk w;
-	struct walk like = { .spec = spec, .session = session };
+	struct walk like = { .spec = spec, .session = session,
+			     .longnames = &longnames };
 	int ret;
 
+	/* none, or unreadable: long names stay as they are */
+	if (odb_longnames_read(dir, &longnames) == -ENOMEM)
+		op_die(1, "out of memory");
 	walk_init(&w, &like, list, alloc, err);
 	op_strbuf_addstr(&w.path, dir);
 	check_strbuf(&w.path);
 	w.rel = w.path.len;
 	ret = walk_dir(&w, -1, dir, 0, false);
 	walk_release(&w);
+	odb_longnames_release(&longnames);
 	return ret;
 }

@@ -3,7 +3,8 @@
 # Sample-file names for programs at awkward paths (doc/operf.1, "SAMPLE
 # FILE NAMES"): '%', '\' and a leading '{' are escaped, spaces kept; a
 # path too long for a name becomes /#long/HASH/BASENAME.  The samples still
-# add up to the right program.
+# add up to the right program, and the report tools show its real path
+# and read its symbols (the session's longnames file).
 . "$top_srcdir/tests/lib.sh"
 need_perf
 
@@ -51,4 +52,25 @@ one_app() {
 check 'all samples are under that one app (kernel ones while exec loads it too)' one_app
 check 'with the samples of the program (>= 400 in its own image)' \
 	at_least "$(attr_sum long.attr symbol 4='(missing)')" 400
+
+# The report tools resolve /#long/HASH/split back to the program from the
+# session's longnames file (oprofile-ng-session(5), LONG NAMES): its path
+# is shown, its binary read, and image: selects it by that path.
+check 'the session records the long path' \
+	grep -qF " $long/split" long/samples/current/longnames
+long_report() {
+	opreport --session-dir=long -l -f "image:$long/split" >lr.out 2>lr.err
+	lr_rc=$?
+	test $lr_rc = 0 || { say "opreport: exit status $lr_rc"; sed 's/^/#   /' lr.err; return 1; }
+	! grep -q 'cannot find' lr.err || { sed 's/^/#   /' lr.err; return 1; }
+	grep -F "$long/split" lr.out | grep -q ' split_three$' &&
+	grep -F "$long/split" lr.out | grep -q ' split_one$' &&
+	! grep -q '#long' lr.out
+}
+check 'opreport -l -f shows the real path and its symbols' long_report
+long_annotate() {
+	opannotate --session-dir=long -a "image:$long/split" >la.out 2>la.err &&
+	grep -q 'split_three' la.out && ! grep -q '#long' la.out la.err
+}
+check 'opannotate -a disassembles it from the real path' long_annotate
 done_testing

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every file of a session (session.info, stats/*, the kernel copies,
-# comms, buildids, abi, a sample file) replaced in turn by a FIFO, a
+# comms, buildids, longnames, abi, a sample file) replaced in turn by a FIFO, a
 # symlink (to a good copy: never followed), a character device, a socket
 # and a directory: opreport (the summary and -l) never hangs or crashes,
 # reports what is left and names the file it skipped.
@@ -20,7 +20,8 @@ mkdir elsewhere
 set -- samples/current/session.info samples/current/stats/lost_kernel \
 	samples/current/stats/total_samples samples/current/kernel/kallsyms \
 	samples/current/kernel/vdso.so samples/current/comms \
-	samples/current/buildids abi "samples/current/$sample"
+	samples/current/buildids samples/current/longnames abi \
+	"samples/current/$sample"
 files=$#
 kinds='fifo symlink device socket directory'
 test "$(id -u)" = 0 || kinds='fifo symlink socket directory'
