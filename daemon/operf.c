@@ -284,10 +284,13 @@ static int start_engine(struct run *r)
 	 * there before the recording is
 	 */
 	operf_write_info(r);
-	ret = op_dir_open_file(&r->session.sdir, OPERF_DATA, O_WRONLY | O_CREAT | O_TRUNC,
-			       0644);
+	/* named operf.data once its header is written: never seen empty */
+	ret = op_dir_open_file(&r->session.sdir, OPERF_DATA ".tmp",
+			       O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (ret >= 0)
 		ret = opd_stream_create_fd(ret, &info, &r->stream);
+	if (!ret)
+		ret = op_dir_rename(&r->session.sdir, OPERF_DATA ".tmp", OPERF_DATA);
 	free(ids);
 	if (ret)
 		op_error_errno(ret, "cannot create '%s'", r->stream_path);
