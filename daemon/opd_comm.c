@@ -24,11 +24,19 @@ void opd_comms_release(struct opd_comms *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static uint64_t comm_hash(const struct opd_comm *e)
+static uint64_t comm_hash(const struct opd_comms *c, const struct opd_comm *e)
 {
-	uint64_t h = op_hash_combine(op_hash_u64(e->tgid), e->tid);
+	uint64_t h = c->apps_only ? 0 : op_hash_combine(op_hash_u64(e->tgid), e->tid);
 
 	return op_hash_combine(op_hash_combine(h, e->app), op_hash_str(e->comm));
+}
+
+static bool same(const struct opd_comms *c, const struct opd_comm *a,
+		 const struct opd_comm *b)
+{
+	if (!c->apps_only && (a->tgid != b->tgid || a->tid != b->tid))
+		return false;
+	return a->app == b->app && !strcmp(a->comm, b->comm);
 }
 
 void opd_comms_add(struct opd_comms *c, uint32_t tgid, uint32_t tid,
@@ -39,15 +47,13 @@ void opd_comms_add(struct opd_comms *c, uint32_t tgid, uint32_t tid,
 	uint64_t h;
 	void *v;
 
+	if (c->apps_only && !app)
+		return;
 	snprintf(e.comm, sizeof(e.comm), "%s", comm);
-	h = comm_hash(&e);
-	for (v = op_hmap_first(&c->index, h, &it); v; v = op_hmap_next(&c->index, h, &it)) {
-		const struct opd_comm *o = &c->v[(size_t)(uintptr_t)v - 1];
-
-		if (o->tgid == tgid && o->tid == tid && o->app == app &&
-		    !strcmp(o->comm, e.comm))
+	h = comm_hash(c, &e);
+	for (v = op_hmap_first(&c->index, h, &it); v; v = op_hmap_next(&c->index, h, &it))
+		if (same(c, &c->v[(size_t)(uintptr_t)v - 1], &e))
 			return;
-	}
 	if (c->nr == OPD_COMMS_MAX)
 		return;
 	if (c->nr == c->alloc) {

@@ -10,6 +10,7 @@
 #ifndef OPD_COMM_H
 #define OPD_COMM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,13 @@ struct opd_comms {
 	struct opd_comm *v;	/* in the order first seen */
 	size_t nr, alloc;
 	struct op_hmap index;	/* of all fields -> index + 1 */
+	/*
+	 * Without --separate-thread the reports ask the comms only for the
+	 * name a program ran as: then a name is kept once per program
+	 * (the first tgid and tid it was seen with), names of no known
+	 * program not at all, so that process churn does not grow them.
+	 */
+	bool apps_only;
 };
 
 /* at most this many are kept (a fork storm does not grow them for ever) */

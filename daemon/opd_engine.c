@@ -31,6 +31,7 @@ struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
 	opd_images_init(&e->images);
 	opd_procs_init(&e->procs);
 	opd_comms_init(&e->comms);
+	e->comms.apps_only = !cfg->separate_thread;
 	opd_kernel_init(&e->kernel, &e->images, cfg->kernel_layout, cfg->vmlinux);
 	opd_sfiles_init(&e->sfiles, cfg->samples, cfg->events, &e->images,
 			cfg->cpu_speed, cfg->max_open_files);
