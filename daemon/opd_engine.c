@@ -219,6 +219,16 @@ size_t opd_engine_nr_files(const struct opd_engine *e)
 
 /* anonymous memory is named by what perf reports (oprofile-ng-formats(5), SAMPLE FILE
  * NAMES) */
+/*
+ * Regions every process maps and few sample: their images are interned
+ * only when a sample lands in them.  They are never split or remapped,
+ * so the region is whole when it is.
+ */
+static bool later_name(const char *anon)
+{
+	return !strcmp(anon, "[vdso]") || !strcmp(anon, "[vsyscall]");
+}
+
 static const char *anon_name(const char *filename)
 {
 	if (!strcmp(filename, "//anon") || !strncmp(filename, "/anon_hugepage", 14))
@@ -278,7 +288,11 @@ static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
 	if (!proc)
 		proc = opd_procs_new(&e->procs, rec->u.mmap.pid);
 	anon = anon_name(name);
-	if (anon) {
+	if (anon && later_name(anon)) {
+		/* the name's stand-in; the region's own image at its first sample */
+		cookie = opd_images_anon(&e->images, anon, 0, 0, 0);
+		pgoff = 0;
+	} else if (anon) {
 		cookie = opd_images_anon(&e->images, anon, rec->u.mmap.pid,
 					 rec->u.mmap.start,
 					 rec->u.mmap.start + rec->u.mmap.len - 1);
@@ -292,6 +306,12 @@ static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
 	had_app = proc->app;
 	opd_proc_map(proc, rec->u.mmap.start, rec->u.mmap.len, pgoff, cookie,
 		     anon == NULL);
+	if (anon && later_name(anon)) {
+		struct opd_map *m = opd_proc_find_map(proc, rec->u.mmap.start);
+
+		if (m)
+			m->later_tgid = rec->u.mmap.pid;
+	}
 	if (proc->app && proc->app != had_app)	/* the program exec'd is known */
 		opd_comms_add(&e->comms, proc->tgid, proc->tgid, proc->comm, proc->app);
 	if (proc->held && !proc->want_app)

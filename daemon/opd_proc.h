@@ -40,6 +40,14 @@ struct opd_map {
 	 */
 	uint32_t cache_app;
 	uint32_t cache_event;
+	/*
+	 * Not 0: cookie is a stand-in for the region's name only, and the
+	 * image of this tgid's region (from start - pgoff to end) is to be
+	 * interned when a sample first lands in it (opd_trans).  Every
+	 * process maps a [vdso]: interned at mmap, their images would grow
+	 * for ever under process churn.
+	 */
+	uint32_t later_tgid;
 	void *cache_sfile;
 };
 

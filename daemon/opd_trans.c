@@ -30,6 +30,13 @@ static bool resolve(struct opd_engine *e, struct opd_proc *proc, bool kernel,
 	}
 	if (!proc || !(m = opd_proc_find_map(proc, ip)))
 		return false;
+	if (m->later_tgid) {
+		const struct opd_image *name = opd_images_get(&e->images, m->cookie);
+
+		m->cookie = opd_images_anon(&e->images, name->name, m->later_tgid,
+					    m->start - m->pgoff, m->end - 1);
+		m->later_tgid = 0;
+	}
 	w->map = m;
 	w->image = m->cookie;
 	w->offset = ip - m->start + m->pgoff;

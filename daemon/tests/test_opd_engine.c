@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "daemon/opd_engine.h"
+#include "daemon/opd_int.h"
 #include "daemon/opd_proc.h"
 #include "daemon/opd_stats.h"
 #include "daemon/opd_synth.h"
@@ -585,6 +586,50 @@ static void test_anon_and_names(void **state)
 }
 
 /*
+ * Every process maps a [vdso]: its image is made only when a sample lands
+ * in it, so a thousand processes that never sample there leave no image
+ * each.  A forked child that samples in the [vdso] it inherited names it
+ * after its parent, as when images were made at mmap.
+ */
+static void test_vdso_later(void **state)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_engine *e = engine("vdso", NULL);
+	uint32_t pid, images;
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	rec_mmap2(&sb, 100, 0x7d0000000000ull, 0x2000, 0, 0, "[vdso]", 1 * MS + 5);
+	for (pid = 200; pid < 1200; pid++) {
+		uint64_t t = 2 * MS + pid * 10;
+
+		rec_fork(&sb, pid, 100, pid, t);
+		rec_comm(&sb, pid, pid, "prog", 1, t + 1);
+		rec_mmap2(&sb, pid, 0x400000, 0x2000, 0, 11, "/bin/prog", t + 2);
+		rec_mmap2(&sb, pid, 0x7c0000000000ull, 0x2000, 0, 0, "[vdso]", t + 3);
+		rec_sample(&sb, ID, pid, pid, 0, US, 0x400010, t + 4, NULL, 0);
+		rec_exit(&sb, pid, pid, t + 5);
+	}
+	/* one in its own [vdso], one forked child in its parent's */
+	rec_fork(&sb, 2000, 100, 2000, 20 * MS);
+	rec_sample(&sb, ID, 2000, 2000, 0, US, 0x7d0000000030ull, 20 * MS + 1, NULL, 0);
+	rec_comm(&sb, 2001, 2001, "prog", 1, 20 * MS + 2);
+	rec_mmap2(&sb, 2001, 0x7c0000000000ull, 0x2000, 0, 0, "[vdso]", 20 * MS + 3);
+	rec_sample(&sb, ID, 2001, 2001, 0, US, 0x7c0000000040ull, 20 * MS + 4, NULL, 0);
+	opd_engine_queue(e, 0, sb.buf, sb.len);
+	assert_int_equal(opd_engine_finish(e), 0);
+	images = e->images.nr;
+	assert_true(images < 20);
+	assert_int_equal(count(PROG "/{dep}/{anon:[vdso]}/100.0x7d0000000000.0x7d0000001fff/" SPEC,
+			       0x30), 1);
+	/* no program known: the region is the application too */
+	assert_int_equal(count("{anon:[vdso]}/2001.0x7c0000000000.0x7c0000001fff/{dep}/"
+			       "{anon:[vdso]}/2001.0x7c0000000000.0x7c0000001fff/" SPEC, 0x40), 1);
+	opd_engine_free(e);
+	op_strbuf_release(&sb);
+}
+
+/*
  * A program replaced on disk while running: the old mapping's path ends in
  * " (deleted)" and is a different image from the new file at that path.
  */
@@ -753,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_separate),
 		cmocka_unit_test(test_callgraph),
 		cmocka_unit_test(test_anon_and_names),
+		cmocka_unit_test(test_vdso_later),
 		cmocka_unit_test(test_deleted),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_exit_and_reuse),
