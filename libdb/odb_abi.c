@@ -168,16 +168,12 @@ bool odb_abi_differs(const struct odb_abi *abi, const struct odb_abi *other,
 
 int odb_abi_read(const char *session_dir, struct odb_abi *abi)
 {
-	char *path = odb_path_join(session_dir, "abi"), *text = NULL;
+	char *text;
 	size_t len;
 	int ret;
 
 	memset(abi, 0, sizeof(*abi));
-	if (!path)
-		return -ENOMEM;
-	/* never through a symlink planted in the session */
-	ret = op_read_plain_file(path, ABI_FILE_MAX, &text, &len);
-	free(path);
+	ret = odb_session_read(session_dir, "abi", ABI_FILE_MAX, &text, &len);
 	if (ret)
 		return ret;
 	odb_abi_parse(text, len, abi);

@@ -163,15 +163,12 @@ int odb_longnames_parse(const char *text, size_t len, struct odb_longnames *map)
 
 int odb_longnames_read(const char *dir, struct odb_longnames *map)
 {
-	char *path = odb_path_join(dir, ODB_SESSION_LONGNAMES), *text = NULL;
+	char *text = NULL;
 	size_t len;
 	int ret;
 
 	memset(map, 0, sizeof(*map));
-	if (!path)
-		return -ENOMEM;
-	ret = op_read_owned_file(path, LONGNAMES_MAX, &text, &len);
-	free(path);
+	ret = odb_session_read(dir, ODB_SESSION_LONGNAMES, LONGNAMES_MAX, &text, &len);
 	if (!ret)
 		ret = odb_longnames_parse(text, len, map);
 	free(text);

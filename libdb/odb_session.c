@@ -37,6 +37,23 @@ char *odb_path_join(const char *dir, const char *name)
 	return path;
 }
 
+int odb_session_read(const char *dir, const char *name, size_t max, char **text,
+		     size_t *len)
+{
+	char *path = odb_path_join(dir, name);
+	int ret;
+
+	*text = NULL;
+	if (!path)
+		return -ENOMEM;
+	ret = op_read_plain_file(path, max, text, len);
+	free(path);
+	/* a symlink, FIFO, device, socket or directory: never read */
+	if (ret == -ELOOP || ret == -EINVAL || ret == -EISDIR)
+		ret = ODB_ERR_NOT_REGULAR;
+	return ret;
+}
+
 /* write dir/name (its directories made as needed) whole */
 static int store_file(const struct op_dir *dir, const char *name, const void *data,
 		      size_t len)

@@ -89,6 +89,17 @@ int odb_session_store_jitmap(const struct op_dir *dir, uint32_t tgid, const void
 			     size_t len);
 
 /*
+ * Read the session file dir/name whole (at most max bytes) into *text,
+ * NUL-terminated, for the caller to free.  Who reads a session may not be
+ * who wrote it (root reporting on a user's session): any owner will do,
+ * but the file must be itself, a regular file, never followed through a
+ * symlink nor waited on as a FIFO: ODB_ERR_NOT_REGULAR otherwise.
+ * Returns 0, -ENOENT when it is missing, -EFBIG, -ENOMEM or -errno.
+ */
+int odb_session_read(const char *dir, const char *name, size_t max, char **text,
+		     size_t *len);
+
+/*
  * The path of a kernel copy under dir when it is a regular file, for the
  * caller to free; NULL with *err -ENOENT when there is none, or -ENOMEM.
  */

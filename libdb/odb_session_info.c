@@ -10,6 +10,7 @@
 
 #include "libdb/odb.h"
 #include "libdb/odb_int.h"
+#include "libdb/odb_session.h"
 #include "libdb/odb_session_info.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
@@ -293,23 +294,12 @@ int odb_session_info_write(const struct op_dir *dir,
 
 int odb_session_info_read(const char *dir, struct odb_session_info *info)
 {
-	char *path = odb_path_join(dir, "session.info"), *text;
-	struct stat st;
+	char *text;
 	size_t len;
 	int ret;
 
 	memset(info, 0, sizeof(*info));
-	if (!path)
-		return -ENOMEM;
-	/* open() of a FIFO planted in a session would block; a symlink
-	 * is not followed */
-	if (lstat(path, &st))
-		ret = -errno;
-	else if (!S_ISREG(st.st_mode))
-		ret = ODB_ERR_NOT_REGULAR;
-	else
-		ret = op_read_plain_file(path, INFO_MAX, &text, &len);
-	free(path);
+	ret = odb_session_read(dir, "session.info", INFO_MAX, &text, &len);
 	if (ret)
 		return ret;
 	ret = odb_session_info_parse(text, len, info);

@@ -11,6 +11,7 @@
 
 #include "libdb/odb.h"
 #include "libdb/odb_int.h"
+#include "libdb/odb_session.h"
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
@@ -190,16 +191,10 @@ int odb_stats_write(const struct op_dir *dir, const struct odb_stats *st)
 /* one counter file: 0 also when it is missing or bad; -ENOMEM */
 static int read_count(const char *stats, enum odb_stat stat, struct odb_stats *st)
 {
-	char *path = odb_path_join(stats, files[stat]), *text;
+	char *text;
 	size_t len;
-	int ret;
+	int ret = odb_session_read(stats, files[stat], COUNT_MAX, &text, &len);
 
-	if (!path)
-		return -ENOMEM;
-	/* open() of a FIFO planted in a session would block */
-	ret = op_is_plain_file(path) ? op_read_plain_file(path, COUNT_MAX, &text, &len) :
-	      -ENOENT;
-	free(path);
 	if (ret)
 		return ret == -ENOMEM ? ret : 0;
 	if (!odb_stats_parse_count(text, len, &st->count[stat]))

@@ -33,16 +33,10 @@ static char *kernel_copy(const char *dir, enum odb_kernel_copy which)
 void pp_session_lines(const char *dir, const char *name, size_t max,
 		      void (*fn)(void *data, char *line), void *data)
 {
-	struct op_strbuf path = OP_STRBUF_INIT;
 	char *text = NULL, *line, *next;
 	size_t len;
-	int ret;
+	int ret = odb_session_read(dir, name, max, &text, &len);
 
-	op_strbuf_addf(&path, "%s/%s", dir, name);
-	if (op_strbuf_failed(&path))
-		op_die(1, "out of memory");
-	ret = op_read_owned_file(path.buf, max, &text, &len);
-	op_strbuf_release(&path);
 	if (ret == -ENOMEM)
 		op_die(1, "out of memory");
 	for (line = text; !ret && line && *line; line = next) {

@@ -103,11 +103,15 @@ check 'into its target' test -d "$T/rootdir/samples/current"
 
 # what root makes in the user's directory is the user's
 user_session s7
-profile a11 -d "$S" "$WORKLOADS/spinner" 0.2 >/dev/null 2>&1
+profile a11 -t -d "$S" "$WORKLOADS/spinner" 0.2 >/dev/null 2>&1
 check 'root'"'"'s run into the user'"'"'s directory wrote samples' \
 	test -d "$S/samples/current/{root}"
 check 'everything under it belongs to the user' \
 	test -z "$(find "$S" ! -user "$user" | head -n 3)"
+# the user's files are read by root's reports as by the user's
+check 'root'"'"'s opreport names the threads from the user'"'"'s comms file' \
+	sh -c '"$0" --session-dir="$1" -l 2>/dev/null |
+		grep -q "^Processes with a thread ID of [0-9]* (spinner)\$"' "$OPREPORT" "$S"
 check 'the user can remove it all' as_user rm -rf "$S/samples" "$S/abi"
 # and a new default directory root makes in the user's directory
 user_session s8
