@@ -153,6 +153,34 @@ int opd_engine_finish(struct opd_engine *e)
 	return opd_sfiles_release(&e->sfiles);
 }
 
+void opd_engine_flush(struct opd_engine *e)
+{
+	opd_order_flush_all(&e->order);
+}
+
+int opd_engine_close_files(struct opd_engine *e, bool reset)
+{
+	int ret = opd_sfiles_close_all(&e->sfiles, reset);
+
+	if (reset) {
+		memset(&e->stats, 0, sizeof(e->stats));
+		memset(e->throttled, 0, (e->cfg.nr_events ? e->cfg.nr_events : 1) *
+					sizeof(*e->throttled));
+	}
+	return ret;
+}
+
+void opd_engine_sync(struct opd_engine *e)
+{
+	opd_sfiles_sync(&e->sfiles);
+	e->sfiles.full = false;
+}
+
+unsigned opd_engine_nr_open(const struct opd_engine *e)
+{
+	return e->sfiles.nr_open;
+}
+
 /* the path of an executable's cookie, for opd_comms_text() */
 static const char *app_path(void *data, uint32_t cookie)
 {

@@ -38,6 +38,9 @@ struct opd_engine_config {
 	const char *kernel_layout;	/* opd_kernel_layout() text, or NULL */
 	const char *vmlinux;		/* --vmlinux, or NULL */
 	unsigned max_open_files;	/* sample files kept open at once */
+	const char *const *images;	/* --image: only samples of these
+					 * binaries (as app or image); NULL: all */
+	size_t nr_images;
 };
 
 struct opd_engine;
@@ -71,6 +74,34 @@ void opd_engine_round(struct opd_engine *e);
  * the first error closing them.
  */
 int opd_engine_finish(struct opd_engine *e);
+
+/*
+ * Process every record queued so far, without waiting for later records
+ * of other cpus (a running daemon's --dump: what was read is in the
+ * sample files when this returns, where readers see it).
+ */
+void opd_engine_flush(struct opd_engine *e);
+
+/*
+ * Close every sample file, after opd_engine_flush(), so that their
+ * directory can be emptied or moved away; the next samples create their
+ * files anew beneath cfg->samples, which the caller may have pointed at
+ * a new directory (the op_dir is borrowed: its fd may change).  With
+ * reset the statistics, throttle flags and first error start again from
+ * zero.  Processes, mappings and names are kept.  Returns the first close
+ * error.
+ */
+int opd_engine_close_files(struct opd_engine *e, bool reset);
+
+/*
+ * Start writing back the sample files added to since the last call, so
+ * that a crash of the machine loses at most what came after; after a
+ * full disk, new sample files are tried again.
+ */
+void opd_engine_sync(struct opd_engine *e);
+
+/* sample files open now */
+unsigned opd_engine_nr_open(const struct opd_engine *e);
 
 /* Statistics so far; valid until opd_engine_free(). */
 const struct opd_stats *opd_engine_stats(const struct opd_engine *e);

@@ -37,6 +37,7 @@ struct opd_image {
 	uint64_t hash;		/* of the interning key */
 	uint32_t dev_major, dev_minor;
 	uint64_t ino, ino_generation;
+	signed char selected;	/* --image: 1 listed, -1 not, 0 not looked up */
 };
 
 struct opd_images {

@@ -88,8 +88,8 @@ static int check_owner(const struct opd_session *s, const struct stat *st,
 static int dir_error(int ret, const char *what, const char *path, struct op_err *err)
 {
 	if (ret == -ELOOP)
-		op_err_set(err, "'%s' is a symbolic link: operf does not follow links "
-			   "inside a session directory", path);
+		op_err_set(err, "'%s' is a symbolic link: links inside a session "
+			   "directory are not followed", path);
 	else
 		op_err_set(err, "cannot %s '%s': %s", what, path, strerror(-ret));
 	return ret;
@@ -104,6 +104,12 @@ static int open_top(struct opd_session *s, struct op_err *err)
 	struct stat st;
 	int fd = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ret;
 
+	if (fd < 0 && s->private && (errno == ELOOP || errno == ENOTDIR) &&
+	    !lstat(s->dir, &st) && S_ISLNK(st.st_mode)) {
+		op_err_set(err, "session directory '%s' is a symbolic link: the "
+			   "daemon's session directory must be a real directory", s->dir);
+		return -EPERM;
+	}
 	if (fd >= 0) {
 		s->top.fd = fd;
 		s->top.path = op_xstrdup(s->dir);
@@ -124,6 +130,12 @@ static int open_top(struct opd_session *s, struct op_err *err)
 	if (fstat(s->top.fd, &st))
 		return dir_error(-errno, "read session directory", s->dir, err);
 	s->owner = st.st_uid;
+	if (s->private && st.st_uid != geteuid()) {
+		op_err_set(err, "session directory '%s' belongs to another user (uid "
+			   "%lu): the daemon writes only into its own", s->dir,
+			   (unsigned long)st.st_uid);
+		return -EPERM;
+	}
 	/* root writing into a user's directory leaves what it makes to that user */
 	if (geteuid() == 0 && st.st_uid != 0) {
 		s->top.give = true;
@@ -187,9 +199,10 @@ static int probe_writable(const struct op_dir *d)
 	return op_dir_unlink(d, ".operf-probe");
 }
 
-int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
+int opd_session_prepare(struct opd_session *s, const char *dir, unsigned flags,
 			struct op_err *err)
 {
+	bool append = flags & OPD_SESSION_APPEND;
 	struct stat st;
 	int ret;
 
@@ -197,6 +210,7 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 	s->lock_fd = -1;
 	s->top.fd = s->sdir.fd = s->cdir.fd = -1;
 	s->append = append;
+	s->private = flags & OPD_SESSION_PRIVATE;
 	s->dir = absolute(dir ? dir : "oprofile_data");
 	if (!s->dir) {
 		op_err_set(err, "cannot find the current directory: %s", strerror(errno));
@@ -205,18 +219,19 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
 	s->samples = join(s->dir, "samples");
 	s->current = join(s->samples, "current");
 	if (lstat(s->dir, &st)) {
-		ret = op_mkdir_p(s->dir, 0755);
+		ret = op_mkdir_p(s->dir, s->private ? 0700 : 0755);
 		if (ret) {
 			op_err_set(err, "cannot create session directory '%s': %s",
 				   s->dir, strerror(-ret));
 			return ret;
 		}
-		give_new_top(s->dir);
+		if (!s->private)
+			give_new_top(s->dir);
 	}
 	ret = open_top(s, err);
 	if (!ret)
 		ret = open_sub(s, &s->sdir, &s->top, "samples", s->samples, true,
-			       dir ? 0700 : 0755, err);
+			       dir || s->private ? 0700 : 0755, err);
 	if (!ret && (ret = probe_writable(&s->sdir)))
 		dir_error(ret, "write to", s->samples, err);
 	if (!ret)
@@ -260,6 +275,12 @@ int opd_session_begin(struct opd_session *s, struct op_err *err)
 	}
 	return open_sub(s, &s->cdir, &s->sdir, "current", s->current, true, 0755, err);
 }
+int opd_session_renew_current(struct opd_session *s, struct op_err *err)
+{
+	op_dir_close(&s->cdir);
+	return open_sub(s, &s->cdir, &s->sdir, "current", s->current, true, 0755, err);
+}
+
 #define RESERVE ".operf-reserve"
 #define RESERVE_SIZE ((off_t)1 << 20)
 
@@ -282,17 +303,26 @@ void opd_session_unreserve(struct opd_session *s)
 int opd_session_write_stats(const struct opd_session *s,
 			    const struct opd_stats *stats,
 			    const struct opev_event *events, size_t nr_events,
-			    const bool *throttled)
+			    const bool *throttled, const struct odb_stats *prior)
 {
+	size_t nr_prior = prior ? prior->nr_throttled : 0, e, i;
 	struct odb_stats st;
-	size_t e;
 	int ret;
 
 	opd_stats_to_odb(stats, &st);
-	st.throttled = op_xcalloc(nr_events ? nr_events : 1, sizeof(*st.throttled));
-	for (e = 0; e < nr_events; e++)
-		if (throttled[e])
+	st.throttled = op_xcalloc(nr_events + nr_prior + 1, sizeof(*st.throttled));
+	for (i = 0; i < ODB_NR_STATS && prior; i++)
+		st.count[i] += prior->count[i];
+	for (i = 0; i < nr_prior; i++)
+		st.throttled[st.nr_throttled++] = op_xstrdup(prior->throttled[i]);
+	for (e = 0; e < nr_events; e++) {
+		bool known = false;
+
+		for (i = 0; i < nr_prior && throttled[e]; i++)
+			known |= !strcmp(prior->throttled[i], events[e].name);
+		if (throttled[e] && !known)
 			st.throttled[st.nr_throttled++] = op_xstrdup(events[e].name);
+	}
 	ret = odb_stats_write(&s->cdir, &st);
 	odb_stats_release(&st);
 	return ret;

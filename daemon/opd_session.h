@@ -36,6 +36,13 @@ struct opd_session {
 	int lock_fd;		/* samples/operf.lock, held while writing */
 	pid_t stale_pid;	/* the pid a killed run left in the lock, or 0 */
 	bool append;		/* add to current/ instead of rotating it */
+	bool private;		/* the daemon's: SESSION 0700, ours, no symlink */
+};
+
+enum opd_session_flags {
+	OPD_SESSION_APPEND = 1 << 0,	/* add to an existing current/ */
+	OPD_SESSION_PRIVATE = 1 << 1,	/* SESSION made 0700; a symlink or
+					 * another user's is refused */
 };
 
 /*
@@ -48,7 +55,7 @@ struct opd_session {
  * (opd_session_lock()).  Nothing existing is touched yet.  Returns 0 or
  * a negative errno with the reason in err.
  */
-int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
+int opd_session_prepare(struct opd_session *s, const char *dir, unsigned flags,
 			struct op_err *err);
 
 /*
@@ -59,6 +66,12 @@ int opd_session_prepare(struct opd_session *s, const char *dir, bool append,
  */
 int opd_session_begin(struct opd_session *s, struct op_err *err);
 void opd_session_release(struct opd_session *s);
+
+/*
+ * A new, empty current/ after the old one was moved away (opcontrol
+ * --save): s->cdir holds it.  0 or a negative errno (err).
+ */
+int opd_session_renew_current(struct opd_session *s, struct op_err *err);
 
 /*
  * One writer per session: an flock() on samples/operf.lock, which holds
@@ -72,13 +85,14 @@ void opd_session_unlock(struct opd_session *s);
 
 /*
  * current/stats/ from the engine's counters (odb_stats_write()), with
- * stats/throttled/EVENT for each events[i] whose throttled[i] is set.
- * Returns 0 or a negative errno.
+ * stats/throttled/EVENT for each events[i] whose throttled[i] is set,
+ * added to prior (what current/stats/ held before this writer; NULL for
+ * none).  Returns 0 or a negative errno.
  */
 int opd_session_write_stats(const struct opd_session *s,
 			    const struct opd_stats *stats,
 			    const struct opev_event *events, size_t nr_events,
-			    const bool *throttled);
+			    const bool *throttled, const struct odb_stats *prior);
 
 /*
  * Keep room on the session's disk (samples/.operf-reserve, 1 MiB, when

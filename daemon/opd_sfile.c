@@ -254,6 +254,7 @@ int opd_sfile_add(struct opd_sfiles *sf, struct opd_sfile *f, uint64_t key,
 		}
 	}
 	f->last_use = ++sf->uses;
+	f->dirty = true;
 	ret = odb_file_add(f->odb, key, count);
 	if (ret == -ENOSPC || ret == -EDQUOT)
 		sf->full = true;
@@ -280,12 +281,49 @@ static int sync_one(void *val, void *data)
 	struct opd_sfile *f = val;
 
 	(void)data;
-	if (f->odb)
+	if (f->odb && f->dirty)
 		odb_file_sync(f->odb, false);
+	f->dirty = false;
 	return 0;
 }
 
 void opd_sfiles_sync(struct opd_sfiles *sf)
 {
 	op_hmap_for_each(&sf->by_key, sync_one, NULL);
+}
+
+struct close_all {
+	struct opd_sfiles *sf;
+	bool forget;
+	int first_error;
+};
+
+static int close_all_one(void *val, void *data)
+{
+	struct close_all *c = data;
+	struct opd_sfile *f = val;
+	int ret = f->odb ? close_one(c->sf, f) : 0;
+
+	if (ret && !c->first_error)
+		c->first_error = ret;
+	if (c->forget) {
+		f->made = false;
+		f->retry_time = 0;
+	}
+	f->dirty = false;
+	return 0;
+}
+
+int opd_sfiles_close_all(struct opd_sfiles *sf, bool forget)
+{
+	struct close_all c = { sf, forget, 0 };
+
+	op_hmap_for_each(&sf->by_key, close_all_one, &c);
+	if (forget) {
+		sf->nr_made = 0;
+		sf->first_error = 0;
+		sf->first_error_path[0] = '\0';
+		sf->full = false;
+	}
+	return c.first_error;
 }

@@ -38,6 +38,7 @@ struct opd_sfile {
 	uint64_t last_use;	/* opd_sfiles.uses when last added to */
 	uint64_t retry_time;	/* after a failure: no retry before this */
 	bool made;		/* opened (so on disk) at least once */
+	bool dirty;		/* added to since the last opd_sfiles_sync() */
 };
 
 struct opd_sfiles {
@@ -84,7 +85,19 @@ int opd_sfile_add(struct opd_sfiles *sf, struct opd_sfile *f, uint64_t key,
 int opd_sfile_path(const struct opd_sfiles *sf, const struct opd_sfile_key *k,
 		   struct op_strbuf *sb);
 
-/* msync every open file (MS_ASYNC) */
+/*
+ * Start writing back the open files added to since the last call
+ * (odb_file_sync() without waiting), so that a crash of the machine
+ * loses only what came after
+ */
 void opd_sfiles_sync(struct opd_sfiles *sf);
+
+/*
+ * Close every open file.  With forget, the files count as never made
+ * and the failure state is cleared (their directory was emptied or moved
+ * away: the next sample creates its file anew).  Entries stay valid
+ * (mappings keep pointers to them).  Returns the first close error.
+ */
+int opd_sfiles_close_all(struct opd_sfiles *sf, bool forget);
 
 #endif

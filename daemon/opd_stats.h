@@ -21,6 +21,8 @@
 	OPD_STAT(KERNEL_SAMPLES, NONE, "kernel samples")		\
 	OPD_STAT(USER_SAMPLES, NONE, "user space samples")		\
 	OPD_STAT(ARCS, NONE, "call graph arcs recorded")		\
+	OPD_STAT(NOT_SELECTED, NONE,					\
+		 "samples left out: of no --image binary")		\
 	OPD_STAT(LOST_INVALID_DOMAIN, LOST_INVALID_DOMAIN,		\
 		 "samples lost: not from a user or kernel context (guest)") \
 	OPD_STAT(LOST_KERNEL, LOST_KERNEL,				\

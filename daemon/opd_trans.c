@@ -122,6 +122,21 @@ static void add_arcs(struct opd_engine *e, struct opd_proc *proc,
 	}
 }
 
+/* is the image one of the --image binaries (looked up once per image) */
+static bool selected(struct opd_engine *e, uint32_t cookie)
+{
+	struct opd_image *im = e->images.by_cookie[cookie];
+	size_t i;
+
+	if (!im->selected) {
+		im->selected = -1;
+		for (i = 0; im->kind == OPD_IMAGE_FILE && i < e->cfg.nr_images; i++)
+			if (!strcmp(im->name, e->cfg.images[i]))
+				im->selected = 1;
+	}
+	return im->selected > 0;
+}
+
 void opd_trans_sample(struct opd_engine *e, const struct opd_record *rec)
 {
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -159,6 +174,10 @@ void opd_trans_sample(struct opd_engine *e, const struct opd_record *rec)
 	}
 	/* no known executable (kernel threads, idle): the image is the app */
 	k.app = proc && proc->app ? proc->app : w.image;
+	if (e->cfg.nr_images && !selected(e, k.app) && !selected(e, w.image)) {
+		e->stats.count[OPD_STAT_NOT_SELECTED]++;
+		return;
+	}
 	k.tgid = k.tid = k.cpu = OPD_ALL;
 	if (e->cfg.separate_thread) {
 		k.tgid = rec->pid;

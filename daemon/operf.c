@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "daemon/opd_engine.h"
+#include "daemon/opd_front.h"
 #include "daemon/opd_jit.h"
 #include "daemon/opd_kernel.h"
 #include "daemon/opd_record.h"
@@ -184,22 +185,6 @@ static int setup_signals(struct run *r)
 	return r->sigfd < 0 ? -errno : 0;
 }
 
-static unsigned max_open_files(size_t perf_fds)
-{
-	struct rlimit rl;
-	rlim_t budget;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 64;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	budget = rl.rlim_cur > perf_fds + 96 ? rl.rlim_cur - perf_fds - 64 : 32;
-	return budget > 2048 ? 2048 : (unsigned)budget;
-}
-
 /* feed one ring's data to the engine or the stream */
 static void consume(struct run *r, uint32_t cpu, const void *data, size_t len)
 {
@@ -243,22 +228,13 @@ static int start_engine(struct run *r)
 	size_t i;
 	int ret = 0;
 
-	r->cfg.samples = &r->session.cdir;
-	r->cfg.events = r->evs.events;
-	r->cfg.nr_events = r->evs.nr;
-	r->cfg.sample_type = r->perf.sample_type;
+	opd_front_config(&r->cfg, &r->session, &r->evs, &r->perf, &r->layout,
+			 r->o->vmlinux);
 	r->cfg.separate_thread = r->o->separate_thread;
 	r->cfg.separate_cpu = r->o->separate_cpu;
 	r->cfg.callgraph = r->o->callgraph;
-	r->cfg.nr_cpus = r->perf.nr_cpus;
-	r->cfg.cpu_speed = opd_cpu_speed();
-	r->cfg.kernel_layout = r->layout.buf;
-	r->cfg.vmlinux = r->o->vmlinux;
-	r->cfg.max_open_files = max_open_files(r->perf.nr_fds);
 	if (!r->o->lazy) {
-		r->engine = opd_engine_new(&r->cfg);
-		for (i = 0; i < r->perf.nr_ids; i++)
-			opd_engine_add_id(r->engine, r->perf.ids[i].id, r->perf.ids[i].event);
+		r->engine = opd_front_engine(&r->cfg, &r->perf);
 		return 0;
 	}
 	ids = op_xcalloc(r->perf.nr_ids + 1, sizeof(*ids));
@@ -295,37 +271,6 @@ static int start_engine(struct run *r)
 	if (ret)
 		op_error_errno(ret, "cannot create '%s'", r->stream_path);
 	return ret;
-}
-
-/*
- * The kernel's symbols, module list and vdso: a copy in the session for
- * the reports, and the layout (text range, module ranges) for the engine.
- * kallsyms may be unreadable or hide addresses (kptr_restrict): kernel
- * samples then all go to no-vmlinux, and the report says why.
- */
-static void load_kernel_info(struct run *r)
-{
-	char *kallsyms = NULL, *modules = NULL;
-	size_t klen = 0, mlen = 0, vlen = 0;
-	const void *vdso;
-
-	if (op_read_file("/proc/kallsyms", (size_t)256 << 20, &kallsyms, &klen))
-		kallsyms = NULL;
-	if (op_read_file("/proc/modules", (size_t)16 << 20, &modules, &mlen))
-		modules = NULL;
-	if (odb_session_store_kernel(&r->session.cdir, kallsyms, klen, modules, mlen))
-		op_warning("cannot store the kernel symbols in '%s/kernel'",
-			   r->session.current);
-	if (!op_vdso_image(&vdso, &vlen) &&
-	    odb_session_store_vdso(&r->session.cdir, vdso, vlen))
-		op_warning("cannot store the vdso in '%s/kernel'", r->session.current);
-	if (opd_kernel_layout(&r->layout, kallsyms, modules))
-		op_die(1, "out of memory");
-	if (r->o->vmlinux && !opd_kernel_layout_has_text(r->layout.buf))
-		op_warning("kernel samples go to no-vmlinux, not '%s': /proc/kallsyms "
-			   "does not show where the kernel's text is", r->o->vmlinux);
-	free(kallsyms);
-	free(modules);
 }
 
 /*
@@ -529,27 +474,11 @@ static bool pid_not_ours(pid_t pid)
 	return other;
 }
 
-/* /proc/sys/kernel/perf_event_paranoid, 2 if unreadable */
-static int read_paranoid(void)
-{
-	char *text;
-	size_t len;
-	int v = 2;
-
-	if (op_read_file("/proc/sys/kernel/perf_event_paranoid", 64, &text, &len))
-		return v;
-	text[strcspn(text, "\n")] = '\0';
-	if (op_parse_int(text, 10, -10, 10, &v))
-		v = 2;
-	free(text);
-	return v;
-}
-
 static int prepare_target(struct run *r, int nr_args, const char **args)
 {
 	if (opts.system_wide) {
 		r->target.kind = OPD_TARGET_SYSTEM;
-		if (geteuid() != 0 && read_paranoid() > 0) {
+		if (geteuid() != 0 && opd_perf_paranoid() > 0) {
 			{
 				op_error("--system-wide needs root or perf_event_paranoid <= 0");
 				op_hint("run as root, or: echo 0 > /proc/sys/kernel/perf_event_paranoid");
@@ -584,6 +513,7 @@ static void run_release(struct run *r)
 	opd_perf_close(&r->perf);
 	operf_events_release(&r->evs);
 	opd_session_release(&r->session);
+	opd_front_prior_release(&r->prior);
 	op_strbuf_release(&r->layout);
 	free(r->stream_path);
 	for (i = 0; r->argv && r->argv[i]; i++)
@@ -603,7 +533,8 @@ int operf_open_session(struct run *r, bool append)
 	struct op_err err = { "" };
 	int ret;
 
-	ret = opd_session_prepare(&r->session, r->o->session_dir, append, &err);
+	ret = opd_session_prepare(&r->session, r->o->session_dir,
+				  append ? OPD_SESSION_APPEND : 0, &err);
 	if (ret) {
 		op_error("%s", err.msg);
 		if (ret == -EBUSY)
@@ -697,7 +628,9 @@ static int run(struct run *r, int nr_args, const char **args)
 		return 1;
 	}
 	opd_session_reserve(&r->session);
-	load_kernel_info(r);
+	opd_front_load_kernel(&r->session, r->o->vmlinux, &r->layout);
+	if (r->o->append)
+		opd_front_load_prior(&r->session, &r->prior);
 	if (start_engine(r)) {
 		if (r->target.kind == OPD_TARGET_COMMAND)
 			kill(r->child.pid, SIGKILL);

@@ -44,7 +44,6 @@ void operf_write_info(struct run *r)
 		.callgraph = r->o->callgraph,
 	};
 	struct op_strbuf tool = OP_STRBUF_INIT;
-	size_t i;
 	int ret;
 
 	op_strbuf_addf(&tool, "operf %s", PACKAGE_VERSION);
@@ -60,29 +59,7 @@ void operf_write_info(struct run *r)
 		info.target = ODB_TARGET_COMMAND;
 		info.command = command_line(r->argv);
 	}
-	info.events = op_xcalloc(r->evs.nr ? r->evs.nr : 1, sizeof(*info.events));
-	for (i = 0; i < r->evs.nr; i++) {
-		const struct opev_event *ev = &r->evs.events[i];
-
-		info.events[i] = (struct odb_session_event){
-			.name = op_xstrdup(ev->name),
-			.software = ev->kind == OPEV_SOFTWARE_CLOCK,
-			.period = ev->period,
-			.cpu_type = ev->op_cpu_type,
-			.code = ev->op_event,
-			.unit_mask = ev->op_unit_mask,
-			.desc = op_xstrdup(ev->desc),
-		};
-		info.nr_events++;
-	}
-	if (r->evs.fallback) {
-		info.fallback = true;
-		info.fallback_reason = op_xstrdup(r->evs.fallback_reason);
-	}
-	if (r->perf.kernel_excluded) {
-		info.kernel_excluded = true;
-		info.kernel_excluded_reason = op_xstrdup("perf_event_paranoid");
-	}
+	opd_front_info_events(&r->evs, &r->perf, &info);
 	if (r->o->vmlinux)
 		info.vmlinux = op_xstrdup(r->o->vmlinux);
 	ret = odb_session_info_write(&r->session.cdir, &info);
@@ -202,45 +179,6 @@ static int summarize(struct run *r, bool log_written)
 	return err ? 1 : 0;
 }
 
-/* a text the engine makes (fill), stored in the session as name */
-static void store_text(struct run *r, const char *name,
-		       void (*fill)(const struct opd_engine *e, struct op_strbuf *sb),
-		       int (*store)(const struct op_dir *dir, const char *text, size_t len))
-{
-	struct op_strbuf sb = OP_STRBUF_INIT;
-
-	fill(r->engine, &sb);
-	if (op_strbuf_failed(&sb))
-		op_die(1, "out of memory");
-	if (store(&r->session.cdir, sb.buf ? sb.buf : "", sb.len))
-		op_warning("cannot write '%s/%s'", r->session.current, name);
-	op_strbuf_release(&sb);
-}
-
-/*
- * The names of the processes and threads, and the build-ids of the
- * binaries, for the reports
- */
-static void store_comms(struct run *r)
-{
-	store_text(r, ODB_SESSION_COMMS, opd_engine_comms_text, odb_session_store_comms);
-	store_text(r, ODB_SESSION_BUILDIDS, opd_engine_buildids_text,
-		   odb_session_store_buildids);
-	store_text(r, ODB_SESSION_LONGNAMES, opd_engine_longnames_text,
-		   odb_session_store_longnames);
-}
-
-/* the perf map files of the processes that ran JIT code, into the session */
-static void store_jit_maps(struct run *r)
-{
-	char failed[256] = "";
-	int ret = opd_jit_store(&r->session.cdir, failed, sizeof(failed));
-
-	if (ret < 0)
-		op_warning("cannot copy '%s' into '%s/jit': %s", failed,
-			   r->session.current, op_strerror(ret));
-}
-
 int operf_finish(struct run *r)
 {
 	const struct opd_stats *st;
@@ -256,20 +194,7 @@ int operf_finish(struct run *r)
 	/* the room kept for what follows, on a disk the samples filled */
 	opd_session_unreserve(&r->session);
 	st = opd_engine_stats(r->engine);
-	{
-		bool *thr = op_xcalloc(r->evs.nr, sizeof(*thr));
-		size_t i;
-
-		for (i = 0; i < r->evs.nr; i++)
-			thr[i] = opd_engine_throttled(r->engine, (uint32_t)i);
-		if (opd_session_write_stats(&r->session, st, r->evs.events, r->evs.nr, thr))
-			op_warning("cannot write '%s/stats'", r->session.current);
-		free(thr);
-	}
-	if (odb_session_write_abi(&r->session.top))
-		op_warning("cannot write '%s/abi'", r->session.dir);
-	store_jit_maps(r);
-	store_comms(r);
+	opd_front_write_files(&r->session, r->engine, &r->evs, &r->prior);
 	if (!r->converting)
 		operf_write_info(r);
 	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",

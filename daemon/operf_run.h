@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "daemon/opd_engine.h"
+#include "daemon/opd_front.h"
 #include "daemon/opd_session.h"
 #include "daemon/opd_stream.h"
 #include "daemon/operf_events.h"
@@ -47,6 +48,7 @@ struct run {
 	struct opd_perf perf;
 	struct op_strbuf layout;
 	struct opd_engine_config cfg;
+	struct opd_front_prior prior;	/* --append: what current/ held */
 	struct opd_engine *engine;	/* live conversion */
 	struct opd_stream_writer *stream;	/* lazy conversion */
 	struct opd_stream_reader *reader;	/* its replay, mapped until finished */

@@ -82,7 +82,7 @@ uint32_t opd_perf_nr_cpus(void)
 
 static void fill_attr(struct perf_event_attr *attr, const struct opev_event *ev,
 		      uint64_t sample_type, bool tracking, bool exclude_kernel,
-		      uint32_t wakeup_bytes)
+		      uint32_t wakeup_bytes, unsigned max_stack)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -100,6 +100,8 @@ static void fill_attr(struct perf_event_attr *attr, const struct opev_event *ev,
 	/* wake the reader when a quarter of the ring is full, not per record */
 	attr->watermark = 1;
 	attr->wakeup_watermark = wakeup_bytes;
+	if (sample_type & PERF_SAMPLE_CALLCHAIN)
+		attr->sample_max_stack = (uint16_t)max_stack;
 	if (tracking) {
 		attr->mmap = 1;
 		attr->mmap2 = 1;
@@ -224,7 +226,7 @@ static int open_one(struct opd_perf *p, const struct opev_event *ev,
 	int fd;
 
 	fill_attr(&attr, ev, p->sample_type, tracking, p->kernel_excluded,
-		  p->wakeup_bytes);
+		  p->wakeup_bytes, p->max_stack);
 	if (target->kind != OPD_TARGET_SYSTEM)
 		attr.inherit = 1;
 	if (target->kind == OPD_TARGET_COMMAND)
@@ -251,16 +253,64 @@ static int open_one(struct opd_perf *p, const struct opev_event *ev,
 	return fd;
 }
 
+/*
+ * The events of one cpu, all writing into its ring (a new entry of
+ * p->rings, which has room): for each thread of tids (or pid one)
+ */
+static int open_cpu(struct opd_perf *p, const struct opev_event *evs, size_t nr_evs,
+		    const struct opd_target *target, uint32_t cpu, const pid_t *tids,
+		    size_t nr_tids, pid_t one, unsigned ring_kib, struct op_err *err)
+{
+	struct opd_perf_ring *ring = &p->rings[p->nr_rings];
+	size_t t, e;
+	int ret = 0;
+
+	ring->fd = -1;
+	ring->cpu = cpu;
+	ring->first_fd = p->nr_fds;
+	for (t = 0; t < nr_tids && !ret; t++) {
+		pid_t pid = tids ? tids[t] : one;
+
+		for (e = 0; e < nr_evs; e++) {
+			int fd = open_one(p, &evs[e], (uint32_t)e, e == 0, pid,
+					  (int)cpu, target, err);
+
+			if (fd == -ESRCH && tids)
+				break;	/* the thread exited meanwhile */
+			if (fd < 0) {
+				ret = fd;
+				break;
+			}
+			if (ring->fd < 0) {
+				ring->fd = fd;
+				ret = map_ring(p, ring, ring_kib, err);
+				if (ret)
+					break;
+				p->nr_rings++;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
+				ret = -errno;
+				op_err_set(err, "cannot share the ring buffer of cpu %u: %s",
+					   ring->cpu, strerror(errno));
+				break;
+			}
+		}
+	}
+	ring->end_fd = p->nr_fds;
+	return ret;
+}
+
 int opd_perf_open(struct opd_perf *p, const struct opev_event *evs,
 		  size_t nr_evs, const struct opd_target *target,
 		  bool callgraph, unsigned ring_kib, struct op_err *err)
 {
-	size_t nr_cpus, nr_tids = 1, c, t, e;
+	size_t nr_cpus, nr_tids = 1, c;
 	uint32_t *cpus;
 	pid_t *tids = NULL, one;
 	int ret = 0;
+	unsigned max_stack = p->max_stack;
 
 	memset(p, 0, sizeof(*p));
+	p->max_stack = max_stack;
 	p->sample_type = OPD_SAMPLE_TYPE | (callgraph ? PERF_SAMPLE_CALLCHAIN : 0);
 	p->wakeup_bytes = ring_kib * 1024u / 4;
 	p->nr_cpus = opd_perf_nr_cpus();
@@ -274,40 +324,11 @@ int opd_perf_open(struct opd_perf *p, const struct opev_event *evs,
 			return -ESRCH;
 		}
 	}
-	p->rings = op_xcalloc(nr_cpus, sizeof(*p->rings));
-	for (c = 0; c < nr_cpus && !ret; c++) {
-		struct opd_perf_ring *ring = &p->rings[p->nr_rings];
-
-		ring->fd = -1;
-		ring->cpu = cpus[c];
-		for (t = 0; t < nr_tids && !ret; t++) {
-			pid_t pid = tids ? tids[t] : one;
-
-			for (e = 0; e < nr_evs; e++) {
-				int fd = open_one(p, &evs[e], (uint32_t)e, e == 0, pid,
-						  (int)cpus[c], target, err);
-
-				if (fd == -ESRCH && tids)
-					break;	/* the thread exited meanwhile */
-				if (fd < 0) {
-					ret = fd;
-					break;
-				}
-				if (ring->fd < 0) {
-					ring->fd = fd;
-					ret = map_ring(p, ring, ring_kib, err);
-					if (ret)
-						break;
-					p->nr_rings++;
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
-					ret = -errno;
-					op_err_set(err, "cannot share the ring buffer of cpu %u: %s",
-						   ring->cpu, strerror(errno));
-					break;
-				}
-			}
-		}
-	}
+	p->rings = op_xcalloc(nr_cpus ? nr_cpus : 1, sizeof(*p->rings));
+	p->alloc_rings = nr_cpus ? nr_cpus : 1;
+	for (c = 0; c < nr_cpus && !ret; c++)
+		ret = open_cpu(p, evs, nr_evs, target, cpus[c], tids, nr_tids, one,
+			       ring_kib, err);
 	free(cpus);
 	free(tids);
 	if (!ret && !p->nr_rings) {
@@ -317,6 +338,62 @@ int opd_perf_open(struct opd_perf *p, const struct opev_event *evs,
 	if (ret)
 		opd_perf_close(p);
 	return ret;
+}
+
+bool opd_perf_has_cpu(const struct opd_perf *p, uint32_t cpu)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_rings; i++)
+		if (p->rings[i].cpu == cpu)
+			return true;
+	return false;
+}
+
+int opd_perf_add_cpu(struct opd_perf *p, const struct opev_event *evs,
+		     size_t nr_evs, uint32_t cpu, unsigned ring_kib, bool enable,
+		     struct op_err *err)
+{
+	struct opd_target system = { .kind = OPD_TARGET_SYSTEM };
+	size_t first, i;
+	int ret;
+
+	if (p->nr_rings == p->alloc_rings) {
+		p->alloc_rings *= 2;
+		p->rings = op_xreallocarray(p->rings, p->alloc_rings, sizeof(*p->rings));
+	}
+	first = p->nr_fds;
+	ret = open_cpu(p, evs, nr_evs, &system, cpu, NULL, 1, -1, ring_kib, err);
+	if (ret) {
+		/* give back what this cpu got; the others are untouched */
+		if (p->nr_rings && p->rings[p->nr_rings - 1].cpu == cpu &&
+		    p->rings[p->nr_rings - 1].first_fd == first) {
+			struct opd_perf_ring *r = &p->rings[--p->nr_rings];
+
+			munmap(r->base, r->data_size + (size_t)sysconf(_SC_PAGESIZE));
+		}
+		for (i = first; i < p->nr_fds; i++)
+			close(p->fds[i]);
+		p->nr_fds = first;
+		return ret;
+	}
+	if (cpu + 1 > p->nr_cpus)
+		p->nr_cpus = cpu + 1;
+	for (i = first; enable && i < p->nr_fds; i++)
+		if (ioctl(p->fds[i], PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
+	return 0;
+}
+
+int opd_perf_enable_cpu(struct opd_perf *p, size_t ring_idx)
+{
+	const struct opd_perf_ring *r = &p->rings[ring_idx];
+	size_t i;
+
+	for (i = r->first_fd; i < r->end_fd; i++)
+		if (ioctl(p->fds[i], PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
+	return 0;
 }
 
 static int ioctl_all(struct opd_perf *p, unsigned long req)
@@ -391,7 +468,7 @@ int opd_perf_probe(const struct opev_event *ev)
 	struct perf_event_attr attr;
 	int fd;
 
-	fill_attr(&attr, ev, OPD_SAMPLE_TYPE, false, false, 4096);
+	fill_attr(&attr, ev, OPD_SAMPLE_TYPE, false, false, 4096, 0);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd == -EACCES || fd == -EPERM) {
 		attr.exclude_kernel = 1;
@@ -401,4 +478,34 @@ int opd_perf_probe(const struct opev_event *ev)
 		return fd;
 	close(fd);
 	return 0;
+}
+
+int opd_perf_paranoid(void)
+{
+	char *text;
+	size_t len;
+	int v = 2;
+
+	if (op_read_file("/proc/sys/kernel/perf_event_paranoid", 64, &text, &len))
+		return v;
+	text[strcspn(text, "\n")] = '\0';
+	if (op_parse_int(text, 10, -10, 10, &v))
+		v = 2;
+	free(text);
+	return v;
+}
+
+unsigned opd_perf_max_stack(void)
+{
+	char *text;
+	size_t len;
+	int v = 127;
+
+	if (op_read_file("/proc/sys/kernel/perf_event_max_stack", 64, &text, &len))
+		return (unsigned)v;
+	text[strcspn(text, "\n")] = '\0';
+	if (op_parse_int(text, 10, 1, 65535, &v))
+		v = 127;
+	free(text);
+	return (unsigned)v;
 }

@@ -33,6 +33,7 @@ struct opd_perf_ring {
 	uint32_t cpu;
 	void *base;		/* mmap: metadata page, then the data area */
 	size_t data_size;	/* bytes in the data area, a power of two */
+	size_t first_fd, end_fd;	/* its events: fds[first_fd .. end_fd) */
 };
 
 struct opd_perf_id {
@@ -44,7 +45,7 @@ struct opd_perf {
 	int *fds;
 	size_t nr_fds, alloc_fds;
 	struct opd_perf_ring *rings;	/* one per online CPU */
-	size_t nr_rings;
+	size_t nr_rings, alloc_rings;
 	struct opd_perf_id *ids;
 	size_t nr_ids, alloc_ids;
 	unsigned char *scratch;		/* linear copy of one ring's data */
@@ -53,6 +54,8 @@ struct opd_perf {
 	bool kernel_excluded;		/* retried without kernel samples */
 	uint32_t wakeup_bytes;		/* poll wakes when a ring holds this much */
 	uint32_t nr_cpus;		/* highest online CPU + 1 */
+	unsigned max_stack;		/* call-chain frames, 0: the kernel's
+					 * default; set before opd_perf_open() */
 };
 
 /*
@@ -65,6 +68,27 @@ struct opd_perf {
 int opd_perf_open(struct opd_perf *p, const struct opev_event *evs,
 		  size_t nr_evs, const struct opd_target *target,
 		  bool callgraph, unsigned ring_kib, struct op_err *err);
+
+/* /proc/sys/kernel/perf_event_paranoid, 2 when unreadable */
+int opd_perf_paranoid(void);
+
+/* /proc/sys/kernel/perf_event_max_stack, 127 when unreadable */
+unsigned opd_perf_max_stack(void);
+
+/* does p have events on cpu? */
+bool opd_perf_has_cpu(const struct opd_perf *p, uint32_t cpu);
+
+/*
+ * Open the events of a system-wide p on cpu too (one that came online),
+ * enabled if asked; p->rings may move.  On failure nothing of that cpu
+ * is kept: a negative errno, the reason in err.
+ */
+int opd_perf_add_cpu(struct opd_perf *p, const struct opev_event *evs,
+		     size_t nr_evs, uint32_t cpu, unsigned ring_kib, bool enable,
+		     struct op_err *err);
+
+/* enable the events of ring ring_idx (its cpu came back online) */
+int opd_perf_enable_cpu(struct opd_perf *p, size_t ring_idx);
 
 /* enable / disable every event (command targets enable on exec) */
 int opd_perf_enable(struct opd_perf *p);

@@ -240,7 +240,7 @@ size_t odb_file_nr_slots(const struct odb_file *file);
 
 /*
  * Write dirty pages back: with wait, msync(MS_SYNC) then fsync(), else
- * schedule them (MS_ASYNC).  Not needed for a killed writer's data to
+ * start their writeback without waiting (sync_file_range()).  Not needed for a killed writer's data to
  * survive (the page cache keeps it); only for a crash of the machine.
  */
 int odb_file_sync(struct odb_file *file, bool wait);

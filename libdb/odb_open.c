@@ -513,7 +513,13 @@ int odb_file_sync(struct odb_file *file, bool wait)
 		return 0;
 	if (msync(file->map, file->map_size, wait ? MS_SYNC : MS_ASYNC))
 		return -errno;
-	if (wait && fsync(file->fd))
+	if (wait)
+		return fsync(file->fd) ? -errno : 0;
+	/*
+	 * MS_ASYNC only marks the pages dirty, which they already are:
+	 * start their writeback now instead of within dirty_expire (30 s)
+	 */
+	if (sync_file_range(file->fd, 0, 0, SYNC_FILE_RANGE_WRITE) && errno != ESPIPE)
 		return -errno;
 	return 0;
 }

@@ -358,7 +358,7 @@ static void test_stats_written(void **state)
 
 	session.current = samples;
 	assert_int_equal(opd_session_write_stats(&session, opd_engine_stats(e), events, 1,
-						 throttled), 0);
+						 throttled, NULL), 0);
 	assert_stat_file("total_samples", "4");
 	assert_stat_file("lost_no_mapping", "1");
 	assert_stat_file("lost_no_app_for_user_sample", "1");
@@ -379,6 +379,27 @@ static void test_stats_written(void **state)
 	/* every sample taken is in a sample file or counted as lost */
 	assert_int_equal(st.count[ODB_STAT_TOTAL_SAMPLES],
 			 total(PROG "/{dep}/" PROG "/" SPEC) + total(PROG "/{dep}/" LIBC "/" SPEC));
+
+	/*
+	 * Added to what an earlier writer left (operf --append, a restarted
+	 * daemon): counts add up, throttled events are the union
+	 */
+	{
+		char *other = (char *)"other-event";
+		struct odb_stats prior = { .throttled = &other, .nr_throttled = 1 };
+
+		prior.count[ODB_STAT_TOTAL_SAMPLES] = 10;
+		prior.count[ODB_STAT_LOST_NO_MAPPING] = 2;
+		prior.count[ODB_STAT_LOST_KERNEL] = 5;
+		assert_int_equal(opd_session_write_stats(&session, opd_engine_stats(e),
+							 events, 1, throttled, &prior), 0);
+	}
+	assert_stat_file("total_samples", "14");
+	assert_stat_file("lost_no_mapping", "3");
+	assert_stat_file("lost_kernel", "5");
+	assert_stat_file("lost_records_by_kernel", "17");
+	assert_stat_file("throttled/cpu-clock", "");
+	assert_stat_file("throttled/other-event", "");
 	odb_stats_release(&st);
 	opd_engine_free(e);
 	op_strbuf_release(&sb);

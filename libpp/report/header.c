@@ -168,7 +168,10 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 	if (p->axis != PP_AXIS_EVENT || p->nr_classes == 1)
 		event_line(out, p, 0, info);
 	if (info && info->run.fallback)
-		fprintf(out, "Note: operf sampled with a software clock because %s\n",
+		/* the recorder: "operf" or "oprofiled", the first word of tool */
+		fprintf(out, "Note: %.*s sampled with a software clock because %s\n",
+			info->run.tool ? (int)strcspn(info->run.tool, " ") : 5,
+			info->run.tool ? info->run.tool : "operf",
 			info->run.fallback_reason ? info->run.fallback_reason :
 			"the default hardware event could not count");
 	if (info && info->run.kernel_excluded)
