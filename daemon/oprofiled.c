@@ -235,10 +235,6 @@ static int open_session(struct daemon *d, const char *dir)
 				"you can write to");
 		return 1;
 	}
-	if (d->session.stale_pid)
-		oprofiled_log("taking over the lock of '%s' left by process %ld, which "
-			      "ended without removing it", d->session.samples,
-			      (long)d->session.stale_pid);
 	ret = odb_setup_read(dir, &d->setup, &err);
 	if (ret && ret != -ENOENT) {
 		op_error("cannot read '%s/" ODB_SETUP_FILE "': %s", dir, err.msg);
@@ -281,6 +277,10 @@ static void log_start(const struct daemon *d)
 		      "session %s, profiling %s", PACKAGE_VERSION, (long)getpid(),
 		      d->evs.nr, d->perf.nr_rings, d->session.dir,
 		      d->profiling ? "started" : "not started (opcontrol --start)");
+	if (d->session.stale_pid)
+		oprofiled_log("taking over the lock of '%s' left by process %ld, which "
+			      "ended without removing it; continuing its samples",
+			      d->session.samples, (long)d->session.stale_pid);
 	if (d->evs.fallback)
 		oprofiled_log("%s; sampling with the cpu-clock software event every "
 			      "%llu ns instead", d->evs.fallback_reason,

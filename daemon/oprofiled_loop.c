@@ -103,6 +103,8 @@ static void dump(struct daemon *d)
 {
 	oprofiled_read_rings(d);
 	opd_engine_flush(d->engine);
+	/* written back too; after a full disk, new files are tried again */
+	opd_engine_sync(d->engine);
 	oprofiled_write_files(d);
 	d->nr_dumps++;
 }
@@ -244,6 +246,8 @@ static uint64_t disk_used(int dirfd, int depth)
 			close(fd);
 		return 0;
 	}
+	/* the copy shares dirfd's position, where an earlier listing ended */
+	rewinddir(dir);
 	while ((de = readdir(dir))) {
 		struct stat st;
 
@@ -390,47 +394,60 @@ static void handle_signals(struct daemon *d)
 	}
 }
 
-/* cpus that came online get events, those back online theirs enabled */
-static bool check_cpus(struct daemon *d, unsigned char **was_online, size_t *nr_was)
+/* is cpu among the nr online ones */
+static bool is_online(const uint32_t *cpus, size_t nr, uint32_t cpu)
 {
-	size_t nr, i;
-	uint32_t *cpus = opd_perf_online_cpus(&nr);
-	unsigned char *now = NULL;
-	size_t nr_now = 0;
-	bool changed = false;
+	size_t i;
 
 	for (i = 0; i < nr; i++)
-		if (cpus[i] + 1 > nr_now)
-			nr_now = cpus[i] + 1;
-	now = op_xcalloc(nr_now ? nr_now : 1, 1);
-	for (i = 0; i < nr; i++) {
-		uint32_t cpu = cpus[i];
-		struct op_err err = { "" };
+		if (cpus[i] == cpu)
+			return true;
+	return false;
+}
 
-		now[cpu] = 1;
-		if (!opd_perf_has_cpu(&d->perf, cpu)) {
-			if (opd_perf_add_cpu(&d->perf, d->evs.events, d->evs.nr, cpu,
-					     d->ring_kib, d->profiling, &err))
-				oprofiled_log("cpu %u came online, but %s", cpu, err.msg);
-			else
-				oprofiled_log("cpu %u came online: profiling it", cpu);
-			changed = true;
-		} else if (*nr_was && (cpu >= *nr_was || !(*was_online)[cpu]) &&
-			   d->profiling) {
-			size_t r;
+/*
+ * Follow cpus going offline and online: the events of a cpu that went
+ * offline are gone for good in the kernel, so its ring is read and
+ * closed; a cpu that comes online (again, or for the first time) gets
+ * new events, whose ids the engine learns.  True when the rings changed.
+ */
+static bool check_cpus(struct daemon *d)
+{
+	size_t nr, i, nr_ids;
+	uint32_t *cpus = opd_perf_online_cpus(&nr);
+	bool changed = false;
 
-			for (r = 0; r < d->perf.nr_rings; r++)
-				if (d->perf.rings[r].cpu == cpu)
-					opd_perf_enable_cpu(&d->perf, r);
-			oprofiled_log("cpu %u is back online", cpu);
-		}
+	if (!nr) {
+		free(cpus);
+		return false;	/* unreadable: keep what we have */
 	}
-	for (i = 0; i < *nr_was; i++)
-		if ((*was_online)[i] && (i >= nr_now || !now[i]))
-			oprofiled_log("cpu %zu went offline", i);
-	free(*was_online);
-	*was_online = now;
-	*nr_was = nr_now;
+	for (i = d->perf.nr_rings; i-- > 0;) {
+		uint32_t cpu = d->perf.rings[i].cpu;
+
+		if (is_online(cpus, nr, cpu))
+			continue;
+		oprofiled_read_rings(d);
+		opd_perf_drop_cpu(&d->perf, i);
+		oprofiled_log("cpu %u went offline", cpu);
+		changed = true;
+	}
+	for (i = 0; i < nr; i++) {
+		struct op_err err = { "" };
+		size_t k;
+
+		if (opd_perf_has_cpu(&d->perf, cpus[i]))
+			continue;
+		nr_ids = d->perf.nr_ids;
+		if (opd_perf_add_cpu(&d->perf, d->evs.events, d->evs.nr, cpus[i],
+				     d->ring_kib, d->profiling, &err)) {
+			oprofiled_log("cpu %u is online, but %s", cpus[i], err.msg);
+			continue;
+		}
+		for (k = nr_ids; k < d->perf.nr_ids; k++)
+			opd_engine_add_id(d->engine, d->perf.ids[k].id, d->perf.ids[k].event);
+		oprofiled_log("cpu %u came online: profiling it", cpus[i]);
+		changed = true;
+	}
 	free(cpus);
 	return changed;
 }
@@ -450,14 +467,13 @@ static struct pollfd *make_pollfds(const struct daemon *d, size_t *n)
 	return fds;
 }
 
-static void periodic(struct daemon *d, unsigned char **online, size_t *nr_online,
-		     struct pollfd **fds, size_t *n)
+static void periodic(struct daemon *d, struct pollfd **fds, size_t *n)
 {
 	uint64_t now = oprofiled_now_ms();
 
 	if (now >= d->next_cpus_ms) {
 		d->next_cpus_ms = now + CPUS_MS;
-		if (check_cpus(d, online, nr_online)) {
+		if (check_cpus(d)) {
 			free(*fds);
 			*fds = make_pollfds(d, n);
 		}
@@ -475,9 +491,8 @@ static void periodic(struct daemon *d, unsigned char **online, size_t *nr_online
 
 int oprofiled_loop(struct daemon *d)
 {
-	size_t n, nr_online = 0;
+	size_t n;
 	struct pollfd *fds = make_pollfds(d, &n);
-	unsigned char *online = NULL;
 	uint64_t now = oprofiled_now_ms();
 	int ret;
 
@@ -492,9 +507,8 @@ int oprofiled_loop(struct daemon *d)
 			handle_signals(d);
 		if (!d->quit && (fds[n - 1].revents & POLLIN))
 			serve(d);
-		periodic(d, &online, &nr_online, &fds, &n);
+		periodic(d, &fds, &n);
 	}
-	free(online);
 	free(fds);
 	opd_perf_disable(&d->perf);
 	oprofiled_read_rings(d);

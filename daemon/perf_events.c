@@ -385,15 +385,19 @@ int opd_perf_add_cpu(struct opd_perf *p, const struct opev_event *evs,
 	return 0;
 }
 
-int opd_perf_enable_cpu(struct opd_perf *p, size_t ring_idx)
+void opd_perf_drop_cpu(struct opd_perf *p, size_t ring_idx)
 {
-	const struct opd_perf_ring *r = &p->rings[ring_idx];
+	struct opd_perf_ring *r = &p->rings[ring_idx];
 	size_t i;
 
-	for (i = r->first_fd; i < r->end_fd; i++)
-		if (ioctl(p->fds[i], PERF_EVENT_IOC_ENABLE, 0))
-			return -errno;
-	return 0;
+	if (r->base)
+		munmap(r->base, r->data_size + (size_t)sysconf(_SC_PAGESIZE));
+	for (i = r->first_fd; i < r->end_fd; i++) {
+		if (p->fds[i] >= 0)
+			close(p->fds[i]);
+		p->fds[i] = -1;
+	}
+	p->rings[ring_idx] = p->rings[--p->nr_rings];
 }
 
 static int ioctl_all(struct opd_perf *p, unsigned long req)
@@ -402,7 +406,7 @@ static int ioctl_all(struct opd_perf *p, unsigned long req)
 	int ret = 0;
 
 	for (i = 0; i < p->nr_fds; i++)
-		if (ioctl(p->fds[i], req, 0) && !ret)
+		if (p->fds[i] >= 0 && ioctl(p->fds[i], req, 0) && !ret)
 			ret = -errno;
 	return ret;
 }
@@ -455,7 +459,8 @@ void opd_perf_close(struct opd_perf *p)
 		if (p->rings[i].base)
 			munmap(p->rings[i].base, p->rings[i].data_size + (size_t)page);
 	for (i = 0; i < p->nr_fds; i++)
-		close(p->fds[i]);
+		if (p->fds[i] >= 0)
+			close(p->fds[i]);
 	free(p->fds);
 	free(p->rings);
 	free(p->ids);

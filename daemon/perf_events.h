@@ -80,15 +80,21 @@ bool opd_perf_has_cpu(const struct opd_perf *p, uint32_t cpu);
 
 /*
  * Open the events of a system-wide p on cpu too (one that came online),
- * enabled if asked; p->rings may move.  On failure nothing of that cpu
+ * enabled if asked; p->rings may move, and the new events' ids are
+ * p->ids[old nr_ids ..].  On failure nothing of that cpu
  * is kept: a negative errno, the reason in err.
  */
 int opd_perf_add_cpu(struct opd_perf *p, const struct opev_event *evs,
 		     size_t nr_evs, uint32_t cpu, unsigned ring_kib, bool enable,
 		     struct op_err *err);
 
-/* enable the events of ring ring_idx (its cpu came back online) */
-int opd_perf_enable_cpu(struct opd_perf *p, size_t ring_idx);
+/*
+ * Close the events of ring ring_idx, whose cpu went offline (the kernel
+ * takes such events out for good: a cpu back online gets new ones with
+ * opd_perf_add_cpu()).  Read the ring first; the last ring moves into
+ * its place.
+ */
+void opd_perf_drop_cpu(struct opd_perf *p, size_t ring_idx);
 
 /* enable / disable every event (command targets enable on exec) */
 int opd_perf_enable(struct opd_perf *p);

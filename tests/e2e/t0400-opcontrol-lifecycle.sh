@@ -25,7 +25,10 @@ spinner_samples() {
 		grep -q 'no sample files match' rep.err && echo 0
 		return
 	fi
-	awk -v img="$(basename "$spin")" '$3 == img { n += $1 } END { print n + 0 }' rep.out
+	# the image summary names it by its base name, or its path where
+	# another binary has the same base name
+	awk -v path="$spin" -v base="$(basename "$spin")" \
+		'$3 == path || $3 == base { n += $1 } END { print n + 0 }' rep.out
 }
 
 check_fail '--dump without a daemon fails' out nod --dump
