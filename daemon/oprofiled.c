@@ -363,10 +363,10 @@ static int start(struct daemon *d)
 	if (check_permission())
 		return 1;
 	umask(077);
-	if (!d->o->no_daemon) {
-		close_inherited(-1);
+	/* nothing of whoever started it but stdin, stdout and stderr */
+	close_inherited(-1);
+	if (!d->o->no_daemon)
 		ready_fd = daemonize();
-	}
 	if (open_session(d, dir) || open_events(d))
 		return 1;
 	if (setup_signals(d)) {
