@@ -200,11 +200,16 @@ void opd_engine_buildids_text(const struct opd_engine *e, struct op_strbuf *sb)
 	uint32_t c;
 
 	for (c = 1; c < e->images.nr; c++) {
-		const struct opd_image *im = opd_images_get(&e->images, c);
+		struct opd_image *im = e->images.by_cookie[c];
 
-		if (!im || im->kind != OPD_IMAGE_FILE || odb_build_id(im->name, hex))
+		if (!im || im->kind != OPD_IMAGE_FILE)
 			continue;
-		op_strbuf_addf(sb, "%s ", hex);
+		/* read once: a daemon writes this file every few seconds */
+		if (!im->build_id)
+			im->build_id = op_xstrdup(odb_build_id(im->name, hex) ? "" : hex);
+		if (!*im->build_id)
+			continue;
+		op_strbuf_addf(sb, "%s ", im->build_id);
 		op_field_add(sb, im->name);
 		op_strbuf_addch(sb, '\n');
 	}

@@ -10,6 +10,7 @@
 #include "daemon/opd_front.h"
 #include "daemon/opd_jit.h"
 #include "daemon/opd_kernel.h"
+#include "daemon/opd_stats.h"
 #include "libdb/odb.h"
 #include "libdb/odb_session.h"
 #include "libutil/op_alloc.h"
@@ -20,6 +21,7 @@
 #include "libutil/op_vdso.h"
 
 #define TEXT_MAX ((size_t)256 << 20)
+#define MAX_OPEN 8192		/* sample files kept open at most */
 
 unsigned opd_front_max_open_files(size_t perf_fds)
 {
@@ -34,7 +36,8 @@ unsigned opd_front_max_open_files(size_t perf_fds)
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
 	budget = rl.rlim_cur > perf_fds + 96 ? rl.rlim_cur - perf_fds - 64 : 32;
-	return budget > 2048 ? 2048 : (unsigned)budget;
+	/* each open file is also a mapping: stay well below vm.max_map_count */
+	return budget > MAX_OPEN ? MAX_OPEN : (unsigned)budget;
 }
 
 /* read the kernel's symbols and modules, and store them with the vdso */
@@ -196,9 +199,27 @@ static void merge_lines(const char *prior, const struct op_strbuf *text,
 	free(lines);
 }
 
-/* a text the engine makes (fill), merged with prior, stored as name */
+/*
+ * Has what a file holds changed since *last (its hash, 0 for never
+ * written)?  Updates *last; always true without last.
+ */
+static bool changed(uint64_t *last, uint64_t hash)
+{
+	if (!last)
+		return true;
+	hash |= 1;	/* never 0, which means "not written" */
+	if (*last == hash)
+		return false;
+	*last = hash;
+	return true;
+}
+
+/*
+ * A text the engine makes (fill), merged with prior, stored as name
+ * unless it is what *last says was stored
+ */
 static void store_text(const struct opd_session *s, struct opd_engine *e,
-		       const char *name, const char *prior,
+		       const char *name, const char *prior, uint64_t *last,
 		       void (*fill)(const struct opd_engine *e, struct op_strbuf *sb),
 		       int (*store)(const struct op_dir *dir, const char *text, size_t len))
 {
@@ -212,47 +233,74 @@ static void store_text(const struct opd_session *s, struct opd_engine *e,
 	}
 	if (op_strbuf_failed(out))
 		op_die(1, "out of memory");
-	if (store(&s->cdir, out->buf ? out->buf : "", out->len))
+	if (changed(last, op_hash_bytes(0, out->buf ? out->buf : "", out->len)) &&
+	    store(&s->cdir, out->buf ? out->buf : "", out->len)) {
 		op_warning("cannot write '%s/%s'", s->current, name);
+		if (last)
+			*last = 0;
+	}
 	op_strbuf_release(&sb);
 	op_strbuf_release(&merged);
 }
 
 static void write_stats(const struct opd_session *s, struct opd_engine *e,
 			const struct operf_events *evs,
-			const struct opd_front_prior *prior)
+			const struct opd_front_prior *prior, uint64_t *last)
 {
+	const struct opd_stats *st = opd_engine_stats(e);
 	bool *thr = op_xcalloc(evs->nr ? evs->nr : 1, sizeof(*thr));
+	struct odb_stats ost;
+	uint64_t h;
 	size_t i;
 
-	for (i = 0; i < evs->nr; i++)
+	/*
+	 * What stats/ will hold: the lost counters, total_samples only when
+	 * one of them is not zero (odb_stats.h), the throttle flags
+	 */
+	opd_stats_to_odb(st, &ost);
+	if (!odb_stats_lost_samples(&ost) && !odb_stats_lost_arcs(&ost) &&
+	    (!prior || (!odb_stats_lost_samples(&prior->stats) &&
+			!odb_stats_lost_arcs(&prior->stats))))
+		ost.count[ODB_STAT_TOTAL_SAMPLES] = 0;
+	h = op_hash_bytes(0, ost.count, sizeof(ost.count));
+	for (i = 0; i < evs->nr; i++) {
 		thr[i] = opd_engine_throttled(e, (uint32_t)i);
-	if (opd_session_write_stats(s, opd_engine_stats(e), evs->events, evs->nr, thr,
-				    prior ? &prior->stats : NULL))
+		h = op_hash_combine(h, thr[i]);
+	}
+	if (changed(last, h) &&
+	    opd_session_write_stats(s, st, evs->events, evs->nr, thr,
+				    prior ? &prior->stats : NULL)) {
 		op_warning("cannot write '%s/stats'", s->current);
+		if (last)
+			*last = 0;
+	}
 	free(thr);
 }
 
 void opd_front_write_files(const struct opd_session *s, struct opd_engine *e,
 			   const struct operf_events *evs,
-			   const struct opd_front_prior *prior)
+			   const struct opd_front_prior *prior,
+			   struct opd_front_written *last, bool all)
 {
 	char failed[256] = "";
 	int ret;
 
-	write_stats(s, e, evs, prior);
-	if (odb_session_write_abi(&s->top))
+	write_stats(s, e, evs, prior, last ? &last->stats : NULL);
+	if (all && odb_session_write_abi(&s->top))
 		op_warning("cannot write '%s/abi'", s->dir);
-	ret = opd_jit_store(&s->cdir, failed, sizeof(failed));
+	ret = all ? opd_jit_store(&s->cdir, failed, sizeof(failed)) : 0;
 	if (ret < 0)
 		op_warning("cannot copy '%s' into '%s/jit': %s", failed, s->current,
 			   op_strerror(ret));
 	store_text(s, e, ODB_SESSION_COMMS, prior ? prior->texts[0] : NULL,
-		   opd_engine_comms_text, odb_session_store_comms);
+		   last ? &last->texts[0] : NULL, opd_engine_comms_text,
+		   odb_session_store_comms);
 	store_text(s, e, ODB_SESSION_BUILDIDS, prior ? prior->texts[1] : NULL,
-		   opd_engine_buildids_text, odb_session_store_buildids);
+		   last ? &last->texts[1] : NULL, opd_engine_buildids_text,
+		   odb_session_store_buildids);
 	store_text(s, e, ODB_SESSION_LONGNAMES, prior ? prior->texts[2] : NULL,
-		   opd_engine_longnames_text, odb_session_store_longnames);
+		   last ? &last->texts[2] : NULL, opd_engine_longnames_text,
+		   odb_session_store_longnames);
 }
 
 void opd_front_info_events(const struct operf_events *evs, const struct opd_perf *perf,

@@ -33,6 +33,16 @@ struct opd_front_prior {
 	char *texts[3];		/* comms, buildids, longnames; NULL if none */
 };
 
+/*
+ * What the last opd_front_write_files() wrote (hashes), so that a daemon
+ * writing every few seconds skips the files that did not change; zeroed
+ * for a new current/
+ */
+struct opd_front_written {
+	uint64_t stats;
+	uint64_t texts[3];
+};
+
 /* sample files a front end may keep open, with perf_fds fds in use */
 unsigned opd_front_max_open_files(size_t perf_fds);
 
@@ -67,13 +77,16 @@ void opd_front_load_prior(const struct opd_session *s, struct opd_front_prior *p
 void opd_front_prior_release(struct opd_front_prior *prior);
 
 /*
- * Write current/stats/, SESSION/abi, the JIT maps, comms, build-ids and
- * long names from the engine (after its records are processed), merged
- * with prior (NULL: none).  A warning names each file not written.
+ * Write current/stats/, comms, build-ids and long names from the engine
+ * (after its records are processed), merged with prior (NULL: none),
+ * each unless last (NULL: none) says the same was written already; with
+ * all, also SESSION/abi and the JIT maps (which walk the sample tree).
+ * A warning names each file not written.
  */
 void opd_front_write_files(const struct opd_session *s, struct opd_engine *e,
 			   const struct operf_events *evs,
-			   const struct opd_front_prior *prior);
+			   const struct opd_front_prior *prior,
+			   struct opd_front_written *last, bool all);
 
 /*
  * The event lines, fallback and kernel exclusion of a session.info, from

@@ -29,6 +29,7 @@ static int free_image(void *val, void *data)
 	(void)data;
 	free(image->name);
 	free(image->component);
+	free(image->build_id);
 	free(image);
 	return 0;
 }

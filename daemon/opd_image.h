@@ -38,6 +38,7 @@ struct opd_image {
 	uint32_t dev_major, dev_minor;
 	uint64_t ino, ino_generation;
 	signed char selected;	/* --image: 1 listed, -1 not, 0 not looked up */
+	char *build_id;		/* hex, "" for none; NULL until read (once) */
 };
 
 struct opd_images {

@@ -194,7 +194,7 @@ int operf_finish(struct run *r)
 	/* the room kept for what follows, on a disk the samples filled */
 	opd_session_unreserve(&r->session);
 	st = opd_engine_stats(r->engine);
-	opd_front_write_files(&r->session, r->engine, &r->evs, &r->prior);
+	opd_front_write_files(&r->session, r->engine, &r->evs, &r->prior, NULL, true);
 	if (!r->converting)
 		operf_write_info(r);
 	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",

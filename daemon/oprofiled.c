@@ -392,7 +392,7 @@ static int start(struct daemon *d)
 		}
 		d->profiling = true;
 	}
-	oprofiled_write_files(d);
+	oprofiled_write_files(d, true);
 	ret = become_ready(d, ready_fd);
 	if (ret)
 		return 1;

@@ -44,6 +44,7 @@ struct daemon {
 	struct opd_engine_config cfg;
 	struct opd_engine *engine;
 	struct opd_front_prior prior;	/* what current/ held when we began */
+	struct opd_front_written written;	/* what is in current/ now */
 	unsigned ring_kib;		/* per-cpu ring buffer */
 	int sigfd;
 	int listen_fd;			/* the control socket */
@@ -67,10 +68,11 @@ void oprofiled_read_rings(struct daemon *d);
 
 /*
  * What the reports read beside the samples: stats/, comms, build-ids,
- * long names, abi, session.info; after the engine processed everything
- * read (a dump).  Failures are logged and counted.
+ * long names, session.info (those that changed), and with all the JIT
+ * maps and abi too (a dump); after the engine processed everything read.
+ * Failures are logged and counted.
  */
-void oprofiled_write_files(struct daemon *d);
+void oprofiled_write_files(struct daemon *d, bool all);
 
 /* the processes running now, as records for the engine */
 void oprofiled_synthesize(struct daemon *d);

@@ -88,12 +88,14 @@ static void log_sample_errors(struct daemon *d)
 	d->last_error = err;
 }
 
-void oprofiled_write_files(struct daemon *d)
+void oprofiled_write_files(struct daemon *d, bool all)
 {
 	/* the room kept on a full disk is for these */
 	opd_session_unreserve(&d->session);
-	opd_front_write_files(&d->session, d->engine, &d->evs, &d->prior);
-	write_info(d);
+	opd_front_write_files(&d->session, d->engine, &d->evs, &d->prior, &d->written,
+			      all);
+	if (all)
+		write_info(d);
 	opd_session_reserve(&d->session);
 	log_sample_errors(d);
 }
@@ -105,7 +107,7 @@ static void dump(struct daemon *d)
 	opd_engine_flush(d->engine);
 	/* written back too; after a full disk, new files are tried again */
 	opd_engine_sync(d->engine);
-	oprofiled_write_files(d);
+	oprofiled_write_files(d, true);
 	d->nr_dumps++;
 }
 
@@ -136,8 +138,9 @@ static void reopen_log(struct daemon *d, bool rotate)
 static void refill_current(struct daemon *d)
 {
 	opd_front_prior_release(&d->prior);
+	memset(&d->written, 0, sizeof(d->written));
 	opd_front_store_kernel(&d->session);
-	oprofiled_write_files(d);
+	oprofiled_write_files(d, true);
 }
 
 static void cmd_reset(struct daemon *d, struct op_strbuf *out)
@@ -485,7 +488,7 @@ static void periodic(struct daemon *d, struct pollfd **fds, size_t *n)
 	}
 	if (now >= d->next_files_ms) {
 		d->next_files_ms = now + FILES_MS;
-		oprofiled_write_files(d);
+		oprofiled_write_files(d, false);
 	}
 }
 
@@ -514,7 +517,7 @@ int oprofiled_loop(struct daemon *d)
 	oprofiled_read_rings(d);
 	opd_engine_flush(d->engine);
 	ret = opd_engine_finish(d->engine);
-	oprofiled_write_files(d);
+	oprofiled_write_files(d, true);
 	opd_session_unreserve(&d->session);
 	{
 		const struct opd_stats *st = opd_engine_stats(d->engine);
