@@ -38,6 +38,13 @@ struct opd_engine_config {
 	const char *kernel_layout;	/* opd_kernel_layout() text, or NULL */
 	const char *vmlinux;		/* --vmlinux, or NULL */
 	unsigned max_open_files;	/* sample files kept open at once */
+	/*
+	 * Live records: the paths of MMAP2 records of processes in other
+	 * mount namespaces are made paths here as they are queued
+	 * (opd_ns.h).  NULL for records replayed from a stream, which were
+	 * fixed when they were recorded.  Borrowed; must outlive the engine.
+	 */
+	struct opd_ns *ns;
 };
 
 struct opd_engine;
