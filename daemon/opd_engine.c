@@ -36,6 +36,7 @@ struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
 	opd_sfiles_init(&e->sfiles, cfg->samples, cfg->events, &e->images,
 			cfg->cpu_speed, cfg->max_open_files);
 	opd_order_init(&e->order, cfg->nr_cpus, process_record, e);
+	op_strbuf_init(&e->ns_rec);
 	e->throttled = op_xcalloc(cfg->nr_events ? cfg->nr_events : 1,
 				  sizeof(*e->throttled));
 	for (size_t i = 0; i < OPD_ID_CACHE; i++)
@@ -53,6 +54,7 @@ void opd_engine_free(struct opd_engine *e)
 	opd_procs_release(&e->procs);
 	opd_comms_release(&e->comms);
 	opd_images_release(&e->images);
+	op_strbuf_release(&e->ns_rec);
 	free(e->ids);
 	free(e->throttled);
 	free(e);
@@ -93,6 +95,22 @@ uint32_t opd_engine_event_of(struct opd_engine *e, uint64_t id)
 	return slot->event;
 }
 
+/*
+ * A file mapping of a process in another mount namespace, with the path
+ * it has here, into e->ns_rec.  This is done as the record is queued, not
+ * when it is processed in time order (up to a read round later): by
+ * then a short-lived process (a fork storm's, a container's one-shot
+ * command) may be gone, and with it /proc/PID/mountinfo; opd_ns then
+ * falls back on the tables of the namespaces it has read before.  The
+ * common case, a file already known, costs one hash lookup here.
+ */
+static bool fix_path(struct opd_engine *e, const void *rec, size_t len)
+{
+	op_strbuf_reset(&e->ns_rec);
+	return opd_ns_fix_record(e->cfg.ns, rec, len, e->cfg.sample_type,
+				 &e->ns_rec) == 1;
+}
+
 static int queue(struct opd_engine *e, uint32_t cpu, const void *data,
 		 size_t len, bool borrowed)
 {
@@ -111,6 +129,11 @@ static int queue(struct opd_engine *e, uint32_t cpu, const void *data,
 			return -EINVAL;
 		}
 		time = opd_record_time(p, size, e->cfg.sample_type);
+		if (e->cfg.ns && hdr.type == PERF_RECORD_MMAP2 && fix_path(e, p, size)) {
+			opd_order_add(&e->order, cpu, e->ns_rec.buf, e->ns_rec.len, time);
+			p += size;
+			continue;
+		}
 		if (borrowed)
 			opd_order_add_ref(&e->order, cpu, p, size, time);
 		else

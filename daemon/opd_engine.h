@@ -41,6 +41,13 @@ struct opd_engine_config {
 	const char *const *images;	/* --image: only samples of these
 					 * binaries (as app or image); NULL: all */
 	size_t nr_images;
+	/*
+	 * Live records: the paths of MMAP2 records of processes in other
+	 * mount namespaces are made paths here as they are queued
+	 * (opd_ns.h).  NULL for records replayed from a stream, which were
+	 * fixed when they were recorded.  Borrowed; must outlive the engine.
+	 */
+	struct opd_ns *ns;
 };
 
 struct opd_engine;

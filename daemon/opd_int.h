@@ -7,12 +7,14 @@
 #include "daemon/opd_engine.h"
 #include "daemon/opd_image.h"
 #include "daemon/opd_kernel.h"
+#include "daemon/opd_ns.h"
 #include "daemon/opd_order.h"
 #include "daemon/opd_proc.h"
 #include "daemon/opd_record.h"
 #include "daemon/opd_sfile.h"
 #include "daemon/opd_stats.h"
 #include "libutil/op_hmap.h"
+#include "libutil/op_strbuf.h"
 
 #define OPD_ID_CACHE 64
 
@@ -36,6 +38,7 @@ struct opd_engine {
 	uint64_t next_reap;		/* record time of the next reaping */
 	bool *throttled;		/* per event */
 	uint64_t now;			/* time of the record being processed */
+	struct op_strbuf ns_rec;	/* an MMAP2 record with its path fixed */
 };
 
 /* the event index of a perf id, or UINT32_MAX if unknown */

@@ -282,3 +282,42 @@ uint64_t opd_record_time(const void *data, size_t len, uint64_t sample_type)
 		return 0;
 	return rec.time;
 }
+
+/* header, pid/tid, start, len, pgoff, maj/min, ino, ino_generation, prot/flags */
+#define MMAP2_FIXED (sizeof(struct perf_event_header) + 8 * 8)
+
+int opd_record_mmap2_rename(const void *data, size_t len, const char *filename,
+			    struct op_strbuf *out)
+{
+	static const char pad[8];
+	const unsigned char *p = data, *nul;
+	struct perf_event_header h;
+	size_t old_len, new_len, trailer_len, size;
+
+	if (len < MMAP2_FIXED + 8)
+		return -EINVAL;
+	memcpy(&h, data, sizeof(h));
+	if (h.type != PERF_RECORD_MMAP2 || h.size != len)
+		return -EINVAL;
+	nul = memchr(p + MMAP2_FIXED, '\0', len - MMAP2_FIXED);
+	if (!nul)
+		return -EINVAL;
+	/* the path padded to 8 bytes with NULs, as the kernel writes it */
+	old_len = ((size_t)(nul - (p + MMAP2_FIXED)) + 1 + 7) & ~(size_t)7;
+	if (old_len > len - MMAP2_FIXED)
+		return -EINVAL;
+	trailer_len = len - MMAP2_FIXED - old_len;
+	new_len = (strlen(filename) + 1 + 7) & ~(size_t)7;
+	size = MMAP2_FIXED + new_len + trailer_len;
+	if (size >= OPD_RECORD_MAX)
+		return -ENAMETOOLONG;
+	h.size = (uint16_t)size;
+	op_strbuf_add(out, &h, sizeof(h));
+	op_strbuf_add(out, p + sizeof(h), MMAP2_FIXED - sizeof(h));
+	op_strbuf_add(out, filename, strlen(filename));
+	op_strbuf_add(out, pad, new_len - strlen(filename));
+	op_strbuf_add(out, p + MMAP2_FIXED + old_len, trailer_len);
+	if (op_strbuf_failed(out))
+		return -ENOMEM;
+	return 0;
+}

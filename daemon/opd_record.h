@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libutil/op_strbuf.h"
+
 #define OPD_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
 			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
@@ -76,6 +78,16 @@ int opd_record_decode(const void *data, size_t len, uint64_t sample_type,
  * without decoding the rest; 0 when the record is too short to hold one.
  */
 uint64_t opd_record_time(const void *data, size_t len, uint64_t sample_type);
+
+/*
+ * Append to out the MMAP2 record at data (len bytes) with filename in
+ * place of its path; every other field, and the sample_id trailer, stay
+ * as they were.  Returns 0; -EINVAL when data is not a whole MMAP2
+ * record, -ENAMETOOLONG when the new record would pass OPD_RECORD_MAX,
+ * -ENOMEM (out failed).
+ */
+int opd_record_mmap2_rename(const void *data, size_t len, const char *filename,
+			    struct op_strbuf *out);
 
 /* the callchain marker values (PERF_CONTEXT_*) are all >= this */
 #define OPD_CONTEXT_MIN ((uint64_t)-4095)

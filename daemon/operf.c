@@ -191,10 +191,17 @@ static void consume(struct run *r, uint32_t cpu, const void *data, size_t len)
 	if (!len)
 		return;
 	r->nr_read += len;
-	if (r->stream)
+	if (r->stream) {
+		/* the replay has no live processes to ask: fixed now */
+		if (r->ns && opd_ns_fix_records(r->ns, data, len, r->perf.sample_type,
+						&r->ns_buf)) {
+			data = r->ns_buf.buf;
+			len = r->ns_buf.len;
+		}
 		opd_stream_write(r->stream, cpu, data, len);
-	else
+	} else {
 		opd_engine_queue(r->engine, cpu, data, len);
+	}
 }
 
 static void end_round(struct run *r)
@@ -233,7 +240,10 @@ static int start_engine(struct run *r)
 	r->cfg.separate_thread = r->o->separate_thread;
 	r->cfg.separate_cpu = r->o->separate_cpu;
 	r->cfg.callgraph = r->o->callgraph;
+	r->ns = opd_ns_new(NULL);
+	op_strbuf_init(&r->ns_buf);
 	if (!r->o->lazy) {
+		r->cfg.ns = r->ns;
 		r->engine = opd_front_engine(&r->cfg, &r->perf);
 		return 0;
 	}
@@ -508,6 +518,8 @@ static void run_release(struct run *r)
 	size_t i;
 
 	opd_engine_free(r->engine);
+	opd_ns_free(r->ns);
+	op_strbuf_release(&r->ns_buf);
 	opd_stream_close_writer(r->stream);
 	opd_stream_close(r->reader);
 	opd_perf_close(&r->perf);

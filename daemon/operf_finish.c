@@ -158,6 +158,15 @@ static int summarize(struct run *r, bool log_written)
 		op_notice("operf: %llu call-graph arc%s not recorded: %s caller "
 			  "is in no known mapping", (unsigned long long)arcs,
 			  arcs == 1 ? " was" : "s were", arcs == 1 ? "its" : "their");
+	if (r->ns && opd_ns_stats(r->ns)->unresolved) {
+		uint64_t n = opd_ns_stats(r->ns)->unresolved;
+
+		op_notice("operf: %llu file mapping%s of processes in other mount "
+			  "namespaces keep%s the path%s those processes saw: no "
+			  "path here was found to be the same file",
+			  (unsigned long long)n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+			  n == 1 ? "" : "s");
+	}
 	if (r->target.kind == OPD_TARGET_COMMAND && WIFSIGNALED(r->child_status))
 		op_notice("operf: '%s' was killed by signal %d", r->argv[0],
 			  WTERMSIG(r->child_status));
@@ -179,6 +188,29 @@ static int summarize(struct run *r, bool log_written)
 	return err ? 1 : 0;
 }
 
+/*
+ * The lines of operf.log after the engine's counters: what was read, and
+ * what became of the mappings of processes in other mount namespaces
+ */
+static void log_extra(const struct run *r, char *buf, size_t size)
+{
+	const struct opd_ns_stats *ns = r->ns ? opd_ns_stats(r->ns) : NULL;
+	int n;
+
+	n = snprintf(buf, size, "bytes read from ring buffers: %llu\n",
+		     (unsigned long long)r->nr_read);
+	if (!ns || n < 0 || (size_t)n >= size)
+		return;
+	snprintf(buf + n, size - (size_t)n,
+		 "file mappings named by another mount namespace: %llu\n"
+		 "  given their path here: %llu\n"
+		 "  left with their own path (none found here): %llu\n"
+		 "mountinfo tables read: %llu\n",
+		 (unsigned long long)ns->foreign, (unsigned long long)ns->renamed,
+		 (unsigned long long)ns->unresolved,
+		 (unsigned long long)ns->tables_read);
+}
+
 int operf_finish(struct run *r)
 {
 	const struct opd_stats *st;
@@ -197,8 +229,7 @@ int operf_finish(struct run *r)
 	opd_front_write_files(&r->session, r->engine, &r->evs, &r->prior, NULL, true);
 	if (!r->converting)
 		operf_write_info(r);
-	snprintf(extra, sizeof(extra), "bytes read from ring buffers: %llu\n",
-		 (unsigned long long)r->nr_read);
+	log_extra(r, extra, sizeof(extra));
 	log_written = !opd_session_append_log(&r->session, r->started, st, extra);
 	if (!log_written)
 		op_warning("cannot append to '%s/operf.log'", r->session.samples);

@@ -13,6 +13,7 @@
 
 #include "daemon/opd_engine.h"
 #include "daemon/opd_front.h"
+#include "daemon/opd_ns.h"
 #include "daemon/opd_session.h"
 #include "daemon/opd_stream.h"
 #include "daemon/operf_events.h"
@@ -50,6 +51,13 @@ struct run {
 	struct opd_engine_config cfg;
 	struct opd_front_prior prior;	/* --append: what current/ held */
 	struct opd_engine *engine;	/* live conversion */
+	/*
+	 * Paths of other mount namespaces made ours: by the engine as it
+	 * queues records (live), or before the recording is written (lazy);
+	 * NULL for operf --convert, whose records were fixed when recorded
+	 */
+	struct opd_ns *ns;
+	struct op_strbuf ns_buf;	/* a read with fixed paths, to record */
 	struct opd_stream_writer *stream;	/* lazy conversion */
 	struct opd_stream_reader *reader;	/* its replay, mapped until finished */
 	char *stream_path;		/* SESSION/samples/operf.data, for messages */

@@ -321,6 +321,9 @@ static int start_engine(struct daemon *d)
 	d->cfg.callgraph = d->setup.callgraph > 0;
 	d->cfg.images = (const char *const *)d->setup.images;
 	d->cfg.nr_images = d->setup.nr_images;
+	/* containers: their binaries named as this (the host's) namespace sees them */
+	d->ns = opd_ns_new(NULL);
+	d->cfg.ns = d->ns;
 	d->engine = opd_front_engine(&d->cfg, &d->perf);
 	oprofiled_synthesize(d);
 	opd_session_cleanup(&d->session);
@@ -408,6 +411,7 @@ static void daemon_release(struct daemon *d)
 			opd_ctl_unlink(&d->session.top);
 	}
 	opd_engine_free(d->engine);
+	opd_ns_free(d->ns);
 	opd_perf_close(&d->perf);
 	operf_events_release(&d->evs);
 	opd_front_prior_release(&d->prior);

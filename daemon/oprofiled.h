@@ -16,6 +16,7 @@
 
 #include "daemon/opd_engine.h"
 #include "daemon/opd_front.h"
+#include "daemon/opd_ns.h"
 #include "daemon/opd_session.h"
 #include "daemon/operf_events.h"
 #include "daemon/perf_events.h"
@@ -43,6 +44,7 @@ struct daemon {
 	struct op_strbuf layout;
 	struct opd_engine_config cfg;
 	struct opd_engine *engine;
+	struct opd_ns *ns;		/* paths of other mount namespaces made ours */
 	struct opd_front_prior prior;	/* what current/ held when we began */
 	struct opd_front_written written;	/* what is in current/ now */
 	unsigned ring_kib;		/* per-cpu ring buffer */

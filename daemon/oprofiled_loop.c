@@ -320,6 +320,12 @@ static void cmd_status(struct daemon *d, struct op_strbuf *out)
 		       odb_stats_lost_samples(&ost) ? ": " : "",
 		       odb_stats_lost_samples(&ost) ? lost.buf : "");
 	op_strbuf_release(&lost);
+	if (opd_ns_stats(d->ns)->foreign)
+		op_strbuf_addf(out, "Mappings of other mount namespaces: %llu, %llu named "
+			       "by their path here, %llu not found here\n",
+			       (unsigned long long)opd_ns_stats(d->ns)->foreign,
+			       (unsigned long long)opd_ns_stats(d->ns)->renamed,
+			       (unsigned long long)opd_ns_stats(d->ns)->unresolved);
 	op_strbuf_addf(out, "Sample files: %zu made, %u open\n",
 		       opd_engine_nr_files(d->engine), opd_engine_nr_open(d->engine));
 	op_strbuf_addf(out, "Disk used: %llu KiB in %s\n",

@@ -3,8 +3,8 @@
  * The engine on synthetic record streams: where samples land (app, image,
  * key), time ordering across CPUs (a fork read after the child's first
  * sample), exec and the samples of its loading, separation, call-graph arcs, anonymous memory, kernel
- * samples with and without --vmlinux, statistics, the sample-file LRU, name escaping, and recorded
- * streams replaying to the same files.
+ * samples with and without --vmlinux, statistics, the sample-file LRU, name escaping, paths of
+ * other mount namespaces, and recorded streams replaying to the same files.
  */
 #include "config.h"
 
@@ -21,6 +21,7 @@
 
 #include "daemon/opd_engine.h"
 #include "daemon/opd_int.h"
+#include "daemon/opd_ns.h"
 #include "daemon/opd_proc.h"
 #include "daemon/opd_stats.h"
 #include "daemon/opd_synth.h"
@@ -30,6 +31,7 @@
 #include "daemon/tests/opd_test_records.h"
 #include "libdb/odb.h"
 #include "libdb/odb_stats.h"
+#include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
 #include "tests/lib/op_testdir.h"
@@ -73,6 +75,7 @@ struct opts {
 	unsigned max_open;
 	const char *layout;
 	const char *vmlinux;
+	struct opd_ns *ns;
 };
 
 
@@ -103,6 +106,7 @@ static struct opd_engine *engine(const char *name, const struct opts *o)
 					 "module ext4 ffffffffc0000000 10000\n";
 	cfg.max_open_files = o && o->max_open ? o->max_open : 64;
 	cfg.vmlinux = o ? o->vmlinux : NULL;
+	cfg.ns = o ? o->ns : NULL;
 	e = opd_engine_new(&cfg);
 	opd_engine_add_id(e, ID, 0);
 	return e;
@@ -675,6 +679,64 @@ static void test_deleted(void **state)
 	op_strbuf_release(&sb);
 }
 
+/*
+ * A fake system for opd_ns: pid 100 runs in another mount namespace, in
+ * which /bin/prog is the file bound there from the host's /srv/prog;
+ * its libc is nowhere here.
+ */
+static int ns_mnt_ns(void *data, uint32_t pid, uint64_t *ns)
+{
+	(void)data;
+	if (pid && pid != 100)
+		return -ENOENT;
+	*ns = pid ? 2 : 1;
+	return 0;
+}
+
+static int ns_mountinfo(void *data, uint32_t pid, char **text)
+{
+	(void)data;
+	*text = op_xstrdup(pid ? "1 0 8:1 / / rw - ext4 a rw\n"
+				 "2 1 8:1 /srv/prog /bin/prog rw - ext4 a rw\n" :
+				 "1 0 8:1 / / rw - ext4 a rw\n");
+	return 0;
+}
+
+static int ns_stat(void *data, const char *path, struct opd_ns_file *f)
+{
+	(void)data;
+	if (strcmp(path, "/srv/prog"))
+		return -ENOENT;
+	*f = (struct opd_ns_file){ .maj = 8, .min = 1, .ino = 11 };
+	return 0;
+}
+
+/* live records of another mount namespace: named by the paths here */
+static void test_ns_paths(void **state)
+{
+	struct opd_ns_sys sys = { .mnt_ns = ns_mnt_ns, .mountinfo = ns_mountinfo,
+				  .stat = ns_stat };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct opd_ns *ns = opd_ns_new(&sys);
+	struct opts o = { .ns = ns };
+	struct opd_engine *e = engine("ns", &o);
+
+	(void)state;
+	prog_setup(&sb, 100, 1 * MS);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x400100, 2 * MS, NULL, 0);
+	rec_sample(&sb, ID, 100, 100, 0, US, 0x7f0000000010ull, 3 * MS, NULL, 0);
+	assert_int_equal(opd_engine_queue(e, 0, sb.buf, sb.len), 0);
+	assert_int_equal(opd_engine_finish(e), 0);
+	assert_int_equal(count("{root}/srv/prog/{dep}/{root}/srv/prog/" SPEC, 0x100), 1);
+	assert_int_equal(count("{root}/srv/prog/{dep}/" LIBC "/" SPEC, 0x2010), 1);
+	assert_int_equal(total(PROG "/{dep}/" PROG "/" SPEC), -1);
+	assert_int_equal(opd_ns_stats(ns)->renamed, 1);
+	assert_int_equal(opd_ns_stats(ns)->unresolved, 1);
+	opd_engine_free(e);
+	opd_ns_free(ns);
+	op_strbuf_release(&sb);
+}
+
 /* more files than may be open at once: evicted ones are reopened */
 static void test_lru(void **state)
 {
@@ -821,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_anon_and_names),
 		cmocka_unit_test(test_vdso_later),
 		cmocka_unit_test(test_deleted),
+		cmocka_unit_test(test_ns_paths),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_exit_and_reuse),
 		cmocka_unit_test(test_bad_bytes),
