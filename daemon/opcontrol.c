@@ -177,6 +177,9 @@ static bool has_action(const struct opcontrol_options *o)
 	       o->list_events;
 }
 
+static int apply_setup(const struct opcontrol_options *o, struct odb_setup *setup);
+static int check_vmlinux(const char *path);
+
 static int check_usage(const struct opcontrol_options *o, int nr_args)
 {
 	if (nr_args)
@@ -194,6 +197,18 @@ static int check_usage(const struct opcontrol_options *o, int nr_args)
 	if (o->verbose_given)
 		op_msg_set_level(OP_MSG_VERBOSE);
 	return 0;
+}
+
+/* every setup value checked before any action runs (apply_setup() says why) */
+static int check_setup_values(const struct opcontrol_options *o)
+{
+	struct odb_setup scratch = { 0 };
+	int ret = apply_setup(o, &scratch);
+
+	if (!ret && o->vmlinux)
+		ret = check_vmlinux(o->vmlinux);
+	odb_setup_release(&scratch);
+	return ret;
 }
 
 /* the setup options given, applied to setup; 0, or 2 for a bad value */
@@ -367,7 +382,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	op_popt_args(ctx, &nr_args);
-	if (check_usage(&opts, nr_args)) {
+	if (check_usage(&opts, nr_args) || check_setup_values(&opts)) {
 		status = 2;
 		goto out;
 	}

@@ -46,7 +46,10 @@ int opcontrol_open_dir(struct opcontrol *c, bool create)
 
 	if (lstat(c->dir, &st)) {
 		if (errno == ENOENT && create) {
-			ret = op_mkdir_p(c->dir, 0700);
+			/* the parents as usual, the session its user's only */
+			ret = op_mkdir_parents(c->dir, 0755);
+			if (!ret && mkdir(c->dir, 0700) && errno != EEXIST)
+				ret = -errno;
 			if (ret) {
 				op_error("cannot create session directory '%s': %s", c->dir,
 					 strerror(-ret));
@@ -152,7 +155,7 @@ static void oprofiled_path(char *buf, size_t size)
 /* run oprofiled (it detaches and returns once ready); 0 or 1 */
 static int spawn_daemon(struct opcontrol *c, bool profile)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], verbose[256];
 	const char *argv[8];
 	int n = 0, status;
 	pid_t pid;
@@ -163,8 +166,11 @@ static int spawn_daemon(struct opcontrol *c, bool profile)
 	argv[n++] = c->dir;
 	if (profile)
 		argv[n++] = "--start";
-	if (c->o->verbose_given)
-		argv[n++] = "--verbose=all";
+	if (c->o->verbose_given) {
+		snprintf(verbose, sizeof(verbose), "--verbose=%s",
+			 c->o->verbose ? c->o->verbose : "all");
+		argv[n++] = verbose;
+	}
 	argv[n] = NULL;
 	op_debug("starting %s", path);
 	fflush(stdout);

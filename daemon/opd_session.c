@@ -62,8 +62,16 @@ void opd_session_release(struct opd_session *s)
  * A directory that others may write to without the sticky bit: they
  * could rename what operf made there and put anything in its place.
  */
-static int check_mode(const struct stat *st, const char *path, struct op_err *err)
+static int check_mode(const struct opd_session *s, const struct stat *st,
+		      const char *path, struct op_err *err)
 {
+	/* the daemon's, root's: nobody else writes there, sticky bit or not */
+	if (s->private && (st->st_mode & (S_IWGRP | S_IWOTH))) {
+		op_err_set(err, "'%s' can be written by other users (mode %04o): the "
+			   "daemon's session directory must be its own only", path,
+			   (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)) {
 		op_err_set(err, "'%s' can be written by other users (mode %04o) and "
 			   "has no sticky bit: refusing to profile into it", path,
@@ -142,7 +150,7 @@ static int open_top(struct opd_session *s, struct op_err *err)
 		s->top.uid = st.st_uid;
 		s->top.gid = st.st_gid;
 	}
-	return check_mode(&st, s->dir, err);
+	return check_mode(s, &st, s->dir, err);
 }
 
 /*
@@ -185,7 +193,7 @@ static int open_sub(struct opd_session *s, struct op_dir *d, struct op_dir *pare
 	if (d->give && st.st_uid == 0 && !fchown(d->fd, d->uid, d->gid))
 		st.st_uid = d->uid;
 	ret = check_owner(s, &st, path, err);
-	return ret ? ret : check_mode(&st, path, err);
+	return ret ? ret : check_mode(s, &st, path, err);
 }
 
 /* can we create files in d?  (access() is wrong for root on ro mounts) */
@@ -219,7 +227,9 @@ int opd_session_prepare(struct opd_session *s, const char *dir, unsigned flags,
 	s->samples = join(s->dir, "samples");
 	s->current = join(s->samples, "current");
 	if (lstat(s->dir, &st)) {
-		ret = op_mkdir_p(s->dir, s->private ? 0700 : 0755);
+		ret = op_mkdir_parents(s->dir, 0755);
+		if (!ret && mkdir(s->dir, s->private ? 0700 : 0755) && errno != EEXIST)
+			ret = -errno;
 		if (ret) {
 			op_err_set(err, "cannot create session directory '%s': %s",
 				   s->dir, strerror(-ret));

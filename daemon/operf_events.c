@@ -100,7 +100,7 @@ static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
 		if (ret) {
 			op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
 			if (ret == OPEV_ERR_UNKNOWN_EVENT)
-				op_hint("use an event libpfm4 knows on this machine (operf(1), --events), or -e cpu-clock");
+				op_hint("use an event libpfm4 knows on this machine (opcontrol --list-events lists them), or cpu-clock");
 			free(specs);
 			return 2;
 		}

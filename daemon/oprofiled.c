@@ -35,7 +35,8 @@
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
 
-#define RING_KIB 512		/* per-cpu ring buffer by default */
+#define RING_KIB 1024		/* per-cpu ring buffer by default */
+#define CG_RING_KIB 4096	/* the same with call graphs (bigger samples) */
 #define MIN_RING_KIB 8
 #define MAX_RING_KIB (64 * 1024)
 #define SAMPLE_BYTES 64		/* a sample record and its share of others */
@@ -45,14 +46,15 @@ static struct oprofiled_options opts;
 enum { OPT_SESSION_DIR = 1, OPT_VERBOSE };
 
 static const struct poptOption options_table[] = {
-	{ "session-dir", 'd', POPT_ARG_STRING, NULL, OPT_SESSION_DIR,
+	{ "session-dir", '\0', POPT_ARG_STRING, NULL, OPT_SESSION_DIR,
 	  "session directory (default " OPROFILED_DEFAULT_DIR ")", "DIR" },
 	{ "start", 's', POPT_ARG_NONE, &opts.start, 0,
 	  "start profiling at once (else at opcontrol --start)", NULL },
 	{ "no-daemon", 'n', POPT_ARG_NONE, &opts.no_daemon, 0,
 	  "stay in the foreground, logging to stderr (for systemd)", NULL },
 	{ "verbose", 'V', POPT_ARG_STRING, NULL, OPT_VERBOSE,
-	  "debug output in the log: debug, misc, sfile or all", "LEVELS" },
+	  "debug output in the log: debug, perf_events, misc, sfile, arcs or all",
+	  "LEVELS" },
 	{ "version", 'v', POPT_ARG_NONE, &opts.version, 0,
 	  "print the version and exit", NULL },
 	{ NULL, 'h', POPT_ARG_NONE, &opts.help, 0, "show this help and exit", NULL },
@@ -80,6 +82,33 @@ static void options_release(struct oprofiled_options *o)
 	free(o->verbose);
 }
 
+/* -V levels, as operf's: any turns on debug output, all and debug the most */
+static int parse_verbose(const char *list)
+{
+	static const char *const known[] = { "debug", "perf_events", "misc",
+					     "sfile", "arcs", "all" };
+	enum op_msg_level level = OP_MSG_VERBOSE;
+	const char *p = list;
+	size_t i;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (strlen(known[i]) == len && !strncmp(p, known[i], len))
+				break;
+		if (!len || i == sizeof(known) / sizeof(known[0]))
+			return op_usage_error("unknown --verbose level '%.*s' (debug, "
+					      "perf_events, misc, sfile, arcs, all)",
+					      (int)len, p);
+		if (i == 0 || i == 5)
+			level = OP_MSG_DEBUG;
+		p += len + (p[len] == ',');
+	}
+	op_msg_set_level(level);
+	return 0;
+}
+
 static int check_usage(const struct oprofiled_options *o, int nr_args)
 {
 	if (nr_args)
@@ -90,11 +119,8 @@ static int check_usage(const struct oprofiled_options *o, int nr_args)
 	if (o->session_dir && o->session_dir[0] != '/')
 		return op_usage_error("--session-dir must be an absolute path (the "
 				      "daemon runs in its session directory)");
-	if (o->verbose) {
-		if (strspn(o->verbose, "abcdefghijklmnopqrstuvwxyz_,") != strlen(o->verbose))
-			return op_usage_error("bad --verbose levels '%s'", o->verbose);
-		op_msg_set_level(OP_MSG_DEBUG);
-	}
+	if (o->verbose && parse_verbose(o->verbose))
+		return -1;
 	return 0;
 }
 
@@ -210,7 +236,7 @@ static unsigned ring_kib(const struct odb_setup *setup, uint32_t nr_cpus)
 	else if (setup->buffer_size)
 		bytes = setup->buffer_size * SAMPLE_BYTES / (nr_cpus ? nr_cpus : 1);
 	else
-		return RING_KIB;
+		return setup->callgraph ? CG_RING_KIB : RING_KIB;
 	bytes /= 1024;
 	if (bytes < MIN_RING_KIB)
 		return MIN_RING_KIB;
@@ -220,6 +246,7 @@ static unsigned ring_kib(const struct odb_setup *setup, uint32_t nr_cpus)
 static int open_session(struct daemon *d, const char *dir)
 {
 	struct op_err err = { "" };
+	struct stat st;
 	int ret;
 
 	/* a daemon always adds to current/: a restart continues its profile */
@@ -233,6 +260,14 @@ static int open_session(struct daemon *d, const char *dir)
 		else if (ret == -EPERM)
 			op_hint("use a directory of your own, not a symlink, that only "
 				"you can write to");
+		return 1;
+	}
+	/* the setup is its own user's (or root's), never a planted one */
+	if (!op_dir_stat(&d->session.top, ODB_SETUP_FILE, &st) && st.st_uid != geteuid() &&
+	    st.st_uid != 0) {
+		op_error("'%s/" ODB_SETUP_FILE "' belongs to another user (uid %lu): "
+			 "not read", dir, (unsigned long)st.st_uid);
+		op_hint("remove it, and set up again with opcontrol");
 		return 1;
 	}
 	ret = odb_setup_read(dir, &d->setup, &err);

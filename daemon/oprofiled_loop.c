@@ -111,13 +111,16 @@ static void dump(struct daemon *d)
 	d->nr_dumps++;
 }
 
-/* SIGHUP or --reset: (re)open the log the daemon's stderr goes to */
-static void reopen_log(struct daemon *d, bool rotate)
+/*
+ * SIGHUP or --reset: (re)open the log the daemon's stderr goes to; false
+ * in the foreground, where stderr is whoever started it (the journal)
+ */
+static bool reopen_log(struct daemon *d, bool rotate)
 {
 	int fd;
 
 	if (d->o->no_daemon)
-		return;
+		return false;
 	if (rotate)
 		op_dir_rename(&d->session.sdir, OPROFILED_LOG, OPROFILED_LOG ".1");
 	fd = op_dir_open_file(&d->session.sdir, OPROFILED_LOG,
@@ -125,13 +128,14 @@ static void reopen_log(struct daemon *d, bool rotate)
 	if (fd < 0) {
 		oprofiled_log("cannot reopen '%s/" OPROFILED_LOG "': %s",
 			      d->session.samples, strerror(-fd));
-		return;
+		return false;
 	}
 	fflush(stdout);
 	fflush(stderr);
 	dup2(fd, 1);
 	dup2(fd, 2);
 	close(fd);
+	return true;
 }
 
 /* after the files were closed: a fresh current/ gets the kernel copies */
@@ -198,8 +202,9 @@ static void cmd_save(struct daemon *d, const char *name, struct op_strbuf *out)
 	refill_current(d);
 	oprofiled_log("current samples saved as '%s'", name);
 	op_strbuf_addf(out, "notice: saved in '%s/%s': report with opreport "
-		       "session:%s --session-dir=%s\nok\n", d->session.samples, name,
-		       name, d->session.dir);
+		       "session:%s --session-dir=%s%s\nok\n", d->session.samples, name,
+		       name, d->session.dir,
+		       d->cfg.separate_thread ? " --merge=tgid,tid (or tgid:/tid:)" : "");
 }
 
 static void cmd_start(struct daemon *d, struct op_strbuf *out)
@@ -304,8 +309,9 @@ static void cmd_status(struct daemon *d, struct op_strbuf *out)
 	for (i = 0; i < d->setup.nr_images; i++)
 		op_strbuf_addf(out, " %s", d->setup.images[i]);
 	op_strbuf_addf(out, "%s\n", d->setup.nr_images ? "" : " all");
-	op_strbuf_addf(out, "CPUs: %zu, ring buffer %u KiB each\n", d->perf.nr_rings,
-		       d->ring_kib);
+	/* as mapped: a power of two of pages, less under a locked-memory limit */
+	op_strbuf_addf(out, "CPUs: %zu, ring buffer %zu KiB each\n", d->perf.nr_rings,
+		       d->perf.nr_rings ? d->perf.rings[0].data_size / 1024 : 0);
 	op_strbuf_addf(out, "Samples received: %llu\n",
 		       (unsigned long long)st->count[OPD_STAT_SAMPLES]);
 	op_strbuf_addf(out, "Samples written: %llu\n",
@@ -393,8 +399,11 @@ static void handle_signals(struct daemon *d)
 
 	while (read(d->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGHUP) {
-			reopen_log(d, false);
-			oprofiled_log("log reopened (SIGHUP)");
+			if (reopen_log(d, false))
+				oprofiled_log("log reopened (SIGHUP)");
+			else
+				oprofiled_log("SIGHUP: no log file to reopen (logging "
+					      "to stderr)");
 		} else if (si.ssi_signo != SIGCHLD) {
 			oprofiled_log("signal %u: writing the samples and exiting",
 				      si.ssi_signo);

@@ -54,6 +54,10 @@ check 'the daemon is detached: a session of its own, no terminal' \
 	test "$(proc_stat "$pid" 4)" != "$(proc_stat $$ 4)" -a "$(proc_stat "$pid" 5)" = 0
 check 'the control socket is its owner'"'"'s only' test "$(stat -c %a "$S/oprofiled.sock")" = 600
 check 'a second --start is fine' opc --start
+mv "$S/samples/oprofiled.log" "$S/samples/rotated.log"
+kill -HUP "$pid"
+check 'SIGHUP: the daemon reopens its log (rotated away by someone)' \
+	wait_until 10 grep -q 'log reopened (SIGHUP)' "$S/samples/oprofiled.log"
 
 "$spin" 1 >/dev/null
 check '--dump returns once written' opc --dump

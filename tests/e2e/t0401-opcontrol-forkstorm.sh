@@ -27,13 +27,17 @@ check 'the storm runs under perf record -a' sh -c \
 check '... all 10,000 children' grep -qx 'forkstorm: 10000 children, 0 failed' storm.out
 check '--dump' opc --dump
 check 'attribute.py reads the live session' attribute "$S" attr --live
-perf script -i storm.data -F ip,dso >perf.txt 2>/dev/null
-theirs=$(grep -c "($storm)" perf.txt)
+perf script -i storm.data -F comm,ip,dso >perf.txt 2>/dev/null
+theirs=$(grep -c "($storm)\$" perf.txt)
+# on a busy machine perf may miss a child's mmap (its samples then have
+# no dso) or its comm: the most there can be is every sample of either
+any=$(awk -v dso="($storm)" '$1 == "forkstorm" || $NF == dso { n++ } END { print n + 0 }' perf.txt)
 ours=$(attr_sum attr image 2="$storm" 3="$storm")
-say "samples in forkstorm: perf record -a $theirs, the daemon $ours"
+say "samples in forkstorm: perf record -a $theirs ($any of its process or binary), the daemon $ours"
 check 'perf saw the storm' at_least "$theirs" 4000
 check 'the daemon has >= 95% of them under the storm'"'"'s binary' \
 	at_least $((ours * 100)) $((theirs * 95))
-check '... and not more than 105%' at_least $((theirs * 105)) $((ours * 100))
+check '... and not more than 105% of what perf saw of the storm' \
+	at_least $((any * 105)) $((ours * 100))
 check 'the daemon shuts down' opc --shutdown
 done_testing

@@ -70,6 +70,19 @@ if command -v setpriv >/dev/null 2>&1 && id "$user" >/dev/null 2>&1; then
 	check '... and logs it' grep -q "refused 'dump' from uid $(id -u "$user")" "$S/samples/oprofiled.log"
 	chmod 600 "$S/oprofiled.sock"
 	chmod 700 "$S" "$T"
+	check 'the daemon shuts down' opc --shutdown
+	# what another user could plant: the setup, a shared directory
+	chown "$user" "$S/daemonrc"
+	check_fail 'a daemonrc of another user is not read' out planted --start
+	check '... saying whose it is' grep -q "daemonrc' belongs to another user (uid $(id -u "$user")): not read" planted.err
+	chown 0 "$S/daemonrc"
+	mkdir -m 1777 "$T/shared"
+	check_fail 'a directory others may write to is refused, sticky bit or not' \
+		oprofiled --session-dir="$T/shared" --no-daemon
+	check 'parents made for a new session directory are 0755, it 0700' sh -c \
+		"opcontrol --session-dir='$T/p1/p2/s' --init && test \$(stat -c %a '$T/p1') = 755 &&
+		 test \$(stat -c %a '$T/p1/p2/s') = 700"
+	check 'the daemon starts again' opc --start
 else
 	skip 'another user is refused' "no setpriv or no user '$user' (./setup.sh check creates it)"
 fi
