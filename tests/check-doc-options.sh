@@ -1,24 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every long option a tool's --help lists appears in its man page
-# doc/TOOL.1.in, and every tool has a man page (git's t0450 idea).
+# doc/TOOL.1.in (doc/TOOL.8.in for the daemon), and every tool has a
+# man page (git's t0450 idea).
 # make install installs the pages with the version filled in, the XML
 # schema, the README and the licence (COPYING, the GPL the SPDX headers
 # name).
 . "$top_srcdir/tests/lib.sh"
 
-TOOLS="pp/odb-dump daemon/operf pp/opannotate pp/opreport"
+# TOOL-PATH[:SECTION], section 1 unless given
+TOOLS="pp/odb-dump daemon/opcontrol daemon/operf daemon/oprofiled:8 pp/opannotate pp/opreport"
 
-documented() {	# tool-path
+documented() {	# tool-path section
 	name=${1##*/}
-	page=$top_srcdir/doc/$name.1.in
+	page=$top_srcdir/doc/$name.$2.in
 	test -f "$page" || { say "no man page $page"; return 1; }
 	"$top_builddir/$1" --help >help.txt 2>&1 || { say "$name --help failed"; return 1; }
 	sed 's/\\-/-/g' "$page" >page.txt
 	bad=0
 	for opt in $(grep -o -- '--[a-z][a-z0-9-]*' help.txt | sort -u); do
 		if ! grep -q -- "$opt" page.txt; then
-			say "$name: $opt is in --help but not in doc/$name.1.in"
+			say "$name: $opt is in --help but not in doc/$name.$2.in"
 			bad=1
 		fi
 	done
@@ -26,7 +28,12 @@ documented() {	# tool-path
 }
 
 for tool in $TOOLS; do
-	check "${tool##*/}: every --help option is in its man page" documented "$tool"
+	case $tool in
+	*:*) section=${tool##*:} tool=${tool%:*} ;;
+	*) section=1 ;;
+	esac
+	check "${tool##*/}: every --help option is in its man page" \
+		documented "$tool" "$section"
 done
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
@@ -38,14 +45,14 @@ install_docs() {
 check 'make install: the documents' install_docs
 pages() {
 	n=0
-	for p in $(find "$T/stage" -path '*/man[15]/*' -type f); do
+	for p in $(find "$T/stage" -path '*/man[1578]/*' -type f); do
 		n=$((n + 1))
 		grep -q '@VERSION@' "$p" && { say "$p keeps @VERSION@"; return 1; }
 		grep -q "^\.TH .*\"oprofile-ng $version\"" "$p" ||
 			{ say "$p: no version $version in .TH"; return 1; }
 	done
 	say "$n man pages"
-	test "$n" -ge 6
+	test "$n" -ge 9
 }
 check "... man pages with the version ($version) filled in" pages
 docs() {

@@ -46,14 +46,14 @@ doc_paths() {
 }
 check "every doc/ path named exists" doc_paths
 
-# NAME(5) of ours (oprofile-ng-*), and NAME(1) for names of our kind
-# (op*, odb-*), have a page doc/NAME.N.in
+# NAME(5) of ours (oprofile-ng-*), and NAME(1), NAME(7) and NAME(8) for
+# names of our kind (op*, odb-*), have a page doc/NAME.N.in
 man_pages() {
 	bad=0
 	# man-page escapes (\- and font changes) taken out first
 	while read -r f; do
 		sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$f" |
-		grep -o -n -E '\b(oprofile-ng-[a-z0-9-]+|oprofile|op[a-z0-9-]*|odb-[a-z0-9-]+) ?\([15]\)' |
+		grep -o -n -E '\b(oprofile-ng-[a-z0-9-]+|oprofile|op[a-z0-9-]*|odb-[a-z0-9-]+) ?\([1578]\)' |
 		sed -e "s|^|$f:|" -e 's/ (/(/'
 	done <"$T/files" | sort -u >"$T/pages"
 	while IFS=: read -r file line page; do
