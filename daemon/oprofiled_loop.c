@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -537,10 +538,16 @@ int oprofiled_loop(struct daemon *d)
 	{
 		const struct opd_stats *st = opd_engine_stats(d->engine);
 
+		struct rusage ru;
+		double cpu = 0;
+
+		if (!getrusage(RUSAGE_SELF, &ru))
+			cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 		oprofiled_log("oprofiled exiting: %llu samples received, %llu written "
-			      "to %zu sample files", (unsigned long long)
+			      "to %zu sample files; %.3f s of CPU used", (unsigned long long)
 			      st->count[OPD_STAT_SAMPLES], (unsigned long long)
-			      st->count[OPD_STAT_STORED], opd_engine_nr_files(d->engine));
+			      st->count[OPD_STAT_STORED], opd_engine_nr_files(d->engine), cpu);
 	}
 	return ret ? 1 : 0;
 }
