@@ -211,7 +211,7 @@ static int check_setup_values(const struct opcontrol_options *o)
 	return ret;
 }
 
-/* the setup options given, applied to setup; 0, or 2 for a bad value */
+/* the setup options given, applied to setup; 0, or -1 for a bad value (said) */
 static int apply_setup(const struct opcontrol_options *o, struct odb_setup *setup)
 {
 	struct op_err err = { "" };
@@ -222,11 +222,11 @@ static int apply_setup(const struct opcontrol_options *o, struct odb_setup *setu
 		setup->events = strcmp(o->event, "default") ? op_xstrdup(o->event) : NULL;
 	}
 	if (o->separate && odb_setup_parse_separate(o->separate, &setup->separate, &err))
-		return op_usage_error("%s", err.msg), 2;
+		return op_usage_error("%s", err.msg);
 	if (o->callgraph) {
 		if (op_parse_u64(o->callgraph, 10, ODB_SETUP_MAX_DEPTH, &n))
 			return op_usage_error("--callgraph='%s': give a depth from 0 to %d",
-					      o->callgraph, ODB_SETUP_MAX_DEPTH), 2;
+					      o->callgraph, ODB_SETUP_MAX_DEPTH);
 		setup->callgraph = (uint32_t)n;
 	}
 	if (o->vmlinux) {
@@ -240,23 +240,23 @@ static int apply_setup(const struct opcontrol_options *o, struct odb_setup *setu
 		setup->no_vmlinux = true;
 	}
 	if (o->image && odb_setup_parse_images(setup, o->image, &err))
-		return op_usage_error("--image='%s': %s", o->image, err.msg), 2;
+		return op_usage_error("--image='%s': %s", o->image, err.msg);
 	if (o->buffer_size) {
 		if (op_parse_u64(o->buffer_size, 10, UINT32_MAX, &n))
 			return op_usage_error("--buffer-size='%s': not a number of samples",
-					      o->buffer_size), 2;
+					      o->buffer_size);
 		setup->buffer_size = n;
 	}
 	if (o->cpu_buffer_size) {
 		if (op_parse_u64(o->cpu_buffer_size, 10, UINT32_MAX, &n))
 			return op_usage_error("--cpu-buffer-size='%s': not a number of "
-					      "samples", o->cpu_buffer_size), 2;
+					      "samples", o->cpu_buffer_size);
 		setup->cpu_buffer_size = n;
 	}
 	return 0;
 }
 
-/* --vmlinux names a readable ELF file? */
+/* --vmlinux names a readable ELF file?  0, or -1 (said why) */
 static int check_vmlinux(const char *path)
 {
 	unsigned char magic[4] = { 0 };
@@ -264,12 +264,12 @@ static int check_vmlinux(const char *path)
 	ssize_t n;
 
 	if (fd < 0)
-		return op_usage_error("--vmlinux '%s': %s", path, strerror(errno)), 2;
+		return op_usage_error("--vmlinux '%s': %s", path, strerror(errno));
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
 	if (n != 4 || memcmp(magic, "\177ELF", 4))
 		return op_usage_error("--vmlinux '%s': not an ELF file (give the "
-				      "uncompressed vmlinux)", path), 2;
+				      "uncompressed vmlinux)", path);
 	return 0;
 }
 
@@ -288,9 +288,8 @@ static int do_setup(struct opcontrol *c)
 		odb_setup_release(&setup);
 		memset(&setup, 0, sizeof(setup));
 	}
-	ret = apply_setup(c->o, &setup);
-	if (!ret && c->o->vmlinux)
-		ret = check_vmlinux(c->o->vmlinux);
+	ret = apply_setup(c->o, &setup) || (c->o->vmlinux && check_vmlinux(c->o->vmlinux))
+	      ? 2 : 0;
 	if (!ret && setup.events) {
 		/* the events must parse and exist here: said now, not at --start */
 		ret = operf_events_choose(&evs, setup.events);

@@ -57,8 +57,10 @@ int opcontrol_open_dir(struct opcontrol *c, bool create)
 					op_hint("run opcontrol as root");
 				return 1;
 			}
-			if (lstat(c->dir, &st))
-				return op_error_errno(-errno, "cannot read '%s'", c->dir), 1;
+			if (lstat(c->dir, &st)) {
+				op_error_errno(-errno, "cannot read '%s'", c->dir);
+				return 1;
+			}
 		} else if (errno == ENOENT) {
 			op_error("no session directory '%s': the daemon has not run there",
 				 c->dir);
@@ -175,17 +177,22 @@ static int spawn_daemon(struct opcontrol *c, bool profile)
 	op_debug("starting %s", path);
 	fflush(stdout);
 	pid = fork();
-	if (pid < 0)
-		return op_error_errno(-errno, "cannot fork"), 1;
+	if (pid < 0) {
+		op_error_errno(-errno, "cannot fork");
+		return 1;
+	}
 	if (!pid) {
 		execvp(path, (char *const *)argv);
 		fprintf(stderr, "opcontrol: error: cannot run '%s': %s\n", path,
 			strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return op_error_errno(-errno, "cannot wait for the daemon"), 1;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			op_error_errno(-errno, "cannot wait for the daemon");
+			return 1;
+		}
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)

@@ -44,7 +44,10 @@ check 'a bad --separate says which word' grep -q "unknown --separate value 'side
 check_fail '--dump before the daemon runs fails' out nod2 --dump
 check '... saying how to start it' grep -q '^hint: start it with' nod2.err
 
+# a descriptor of ours the daemon must not keep
+exec 7>inherited.txt
 check 'opcontrol --start starts the daemon' out start --start
+exec 7>&-
 check '... and says so' grep -qx 'Daemon started.' start.out
 check '... and profiling' grep -qx 'Profiler running.' start.out
 pid=$(cat "$S/samples/operf.lock")
@@ -53,6 +56,10 @@ check 'the daemon holds the session lock with its pid' kill -0 "$pid"
 check 'the daemon is detached: a session of its own, no terminal' \
 	test "$(proc_stat "$pid" 4)" != "$(proc_stat $$ 4)" -a "$(proc_stat "$pid" 5)" = 0
 check 'the control socket is its owner'"'"'s only' test "$(stat -c %a "$S/oprofiled.sock")" = 600
+check 'it runs in its session directory' test "$(readlink "/proc/$pid/cwd")" = "$S"
+check '... holding nothing it inherited' sh -c "! ls -l /proc/$pid/fd | grep -q inherited.txt"
+check '... with stdin /dev/null' test "$(readlink "/proc/$pid/fd/0")" = /dev/null
+check '... and umask 077' grep -q '^Umask:.*0077' "/proc/$pid/status"
 check 'a second --start is fine' opc --start
 mv "$S/samples/oprofiled.log" "$S/samples/rotated.log"
 kill -HUP "$pid"
