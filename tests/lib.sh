@@ -120,6 +120,16 @@ need_perf() {
 	skip_all "perf_events cannot be used here: ${reason:-operf -e cpu-clock true failed}"
 }
 
+# Skip the whole test unless this user may profile every cpu (the
+# daemon, operf --system-wide): root, or perf_event_paranoid <= 0.
+need_system_wide() {
+	need_perf
+	if test "$(id -u)" != 0 &&
+	   test "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0; then
+		skip_all 'system-wide profiling needs root or perf_event_paranoid <= 0'
+	fi
+}
+
 # Does a hardware cycles event count here?  Tests that need one call
 # skip 'what' 'no hardware PMU' when it does not.
 have_hw_pmu() {

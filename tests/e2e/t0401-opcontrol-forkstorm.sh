@@ -5,11 +5,7 @@
 # the same rate on the same run, are in the daemon's profile under that
 # binary (and not many more).
 . "$top_srcdir/tests/lib.sh"
-need_perf
-if test "$(id -u)" != 0 &&
-   test "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0; then
-	skip_all 'system-wide profiling needs root or perf_event_paranoid <= 0'
-fi
+need_system_wide
 command -v perf >/dev/null 2>&1 || skip_all "perf is not installed (Debian package linux-perf)"
 perf record -a -q -e cpu-clock:u -o probe.data -- true >probe.out 2>&1 ||
 	skip_all "perf record -a cannot sample here: $(tail -n 1 probe.out)"

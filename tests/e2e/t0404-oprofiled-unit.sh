@@ -6,11 +6,7 @@
 # journal: a SIGHUP has no file to reopen and does no harm) and writes
 # everything and exits 0 on SIGTERM (systemctl stop).
 . "$top_srcdir/tests/lib.sh"
-need_perf
-if test "$(id -u)" != 0 &&
-   test "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0; then
-	skip_all 'system-wide profiling needs root or perf_event_paranoid <= 0'
-fi
+need_system_wide
 grep -q '^HAVE_SYSTEMD_UNIT_TRUE = #' "$top_builddir/daemon/Makefile" &&
 	skip_all 'configured --without-systemdsystemunitdir'
 

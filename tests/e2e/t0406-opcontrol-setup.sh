@@ -6,11 +6,7 @@
 # --cpu-buffer-size sizes the ring buffers; --separate=cpu and
 # --callgraph reach the sample files; --list-events lists what counts.
 . "$top_srcdir/tests/lib.sh"
-need_perf
-if test "$(id -u)" != 0 &&
-   test "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0; then
-	skip_all 'system-wide profiling needs root or perf_event_paranoid <= 0'
-fi
+need_system_wide
 
 S=$T/sess
 opc() { opcontrol --session-dir="$S" "$@"; }
