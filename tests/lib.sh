@@ -15,7 +15,7 @@
 #           skip 'what' 'reason'       one check that cannot run here
 #
 # For operf tests (t01*-operf-*.sh), see "operf tests" below: $WORKLOADS,
-# need_perf, have_hw_pmu, profile, attribute and the attr_* queries on its
+# need_perf, need_system_wide, have_hw_pmu, profile, attribute and the attr_* queries on its
 # output, near, at_least; for background processes kill_at_exit,
 # wait_until (poll with a deadline), gone, reap_within.
 set -u
