@@ -16,9 +16,11 @@
  *	buffer-size=SAMPLES		0: the default
  *	cpu-buffer-size=SAMPLES		0: the default
  *
- * A missing key takes its default.  An unknown key, a key given twice, a
- * bad value or a line of more than ODB_SETUP_MAX_LINE bytes is an error
- * naming the line, so that a damaged file is never half-applied.
+ * A missing key takes its default; lines may end in CRLF.  An unknown
+ * key, a key given twice, a bad value (an empty word or path among commas
+ * too), a line of more than ODB_SETUP_MAX_LINE bytes or one holding a NUL
+ * byte or a carriage return (but the CR of a CRLF) is an error naming the
+ * line, so that a damaged file is never half-applied.
  *
  * Nothing here prints or exits; allocation failures are -ENOMEM.
  */

@@ -252,6 +252,12 @@ static void test_separate(void **state)
 		  .msg = UNKNOWN_SEPARATE("") },
 		{ .line = __LINE__, .text = ",lib", .ret = -EINVAL,
 		  .msg = UNKNOWN_SEPARATE("") },
+		{ .line = __LINE__, .text = "lib,", .ret = -EINVAL,
+		  .msg = UNKNOWN_SEPARATE("") },
+		{ .line = __LINE__, .text = "none,", .ret = -EINVAL,
+		  .msg = UNKNOWN_SEPARATE("") },
+		{ .line = __LINE__, .text = ",", .ret = -EINVAL,
+		  .msg = UNKNOWN_SEPARATE("") },
 		/* a long word is cut in the message, and never matches */
 		{ .line = __LINE__, .text = "libkernelthreadcpuall", .ret = -EINVAL,
 		  .msg = UNKNOWN_SEPARATE("libkernelthread") },
@@ -336,6 +342,8 @@ static void test_images(void **state)
 		{ .line = __LINE__, .text = "/a,,/b", .ret = -EINVAL, .msg = BAD_IMAGE },
 		{ .line = __LINE__, .text = ",/a", .ret = -EINVAL, .msg = BAD_IMAGE },
 		{ .line = __LINE__, .text = ",", .ret = -EINVAL, .msg = BAD_IMAGE },
+		{ .line = __LINE__, .text = "/a,", .ret = -EINVAL, .msg = BAD_IMAGE },
+		{ .line = __LINE__, .text = "/a,/b,", .ret = -EINVAL, .msg = BAD_IMAGE },
 		{ .line = __LINE__, .text = "all,/a", .ret = -EINVAL, .msg = BAD_IMAGE },
 		{ .line = __LINE__, .text = "/a, /b", .ret = -EINVAL, .msg = BAD_IMAGE },
 		{ .line = __LINE__, .text = "ALL", .ret = -EINVAL, .msg = BAD_IMAGE },
@@ -401,6 +409,9 @@ static void test_many_images(void **state)
 	odb_setup_release(&s);
 }
 
+/* the message for a line too long or holding a NUL byte or a CR */
+#define NUL_CR(nr) "line " #nr ": too long, or holds a NUL byte or a carriage return"
+
 /* one line's error, and the line it names */
 static void test_parse_errors(void **state)
 {
@@ -459,11 +470,21 @@ static void test_parse_errors(void **state)
 		{ .line = __LINE__, .text = "image=/a,,/b", .msg = "line 1: " BAD_IMAGE },
 		/* a NUL byte, wherever it is */
 		{ .line = __LINE__, .text = "events=a\0b\n", .len = 11,
-		  .msg = "line 1: too long, or holds a NUL byte" },
+		  .msg = NUL_CR(1) },
 		{ .line = __LINE__, .text = "events=\n\0\n", .len = 10,
-		  .msg = "line 2: too long, or holds a NUL byte" },
+		  .msg = NUL_CR(2) },
 		{ .line = __LINE__, .text = "# \0 in a comment", .len = 16,
-		  .msg = "line 1: too long, or holds a NUL byte" },
+		  .msg = NUL_CR(1) },
+		/* a CR but the one of a CRLF: it could not be written back */
+		{ .line = __LINE__, .text = "events=a\rb\n", .msg = NUL_CR(1) },
+		{ .line = __LINE__, .text = "events=\r\nvmlinux=/v\r\r\n", .msg = NUL_CR(2) },
+		{ .line = __LINE__, .text = "image=/a\r,/b", .msg = NUL_CR(1) },
+		{ .line = __LINE__, .text = "\r\r\n", .msg = NUL_CR(1) },
+		{ .line = __LINE__, .text = "events=a\rseparate=lib\r", .msg = NUL_CR(1) },
+		/* a comma at the end leaves an empty word or path */
+		{ .line = __LINE__, .text = "separate=lib,",
+		  .msg = "line 1: " UNKNOWN_SEPARATE("") },
+		{ .line = __LINE__, .text = "image=/a,", .msg = "line 1: " BAD_IMAGE },
 	};
 	size_t i;
 
@@ -575,15 +596,23 @@ static void test_long_lines(void **state)
 	assert_int_equal(s.callgraph, 2);
 	odb_setup_release(&s);
 	free(text);
+	/* the CR of a CRLF is not counted */
+	text = long_line("events", ODB_SETUP_MAX_LINE + 1, "", &len);
+	text[ODB_SETUP_MAX_LINE] = '\r';
+	text[ODB_SETUP_MAX_LINE + 1] = '\n';
+	assert_int_equal(odb_setup_parse(text, len, &s, &err), 0);
+	assert_int_equal(strlen(s.events), ODB_SETUP_MAX_LINE - strlen("events="));
+	odb_setup_release(&s);
+	free(text);
 	/* one more: refused, whatever the line */
 	text = long_line("events", ODB_SETUP_MAX_LINE + 1, "", &len);
 	assert_int_equal(odb_setup_parse(text, len, &s, &err), -EINVAL);
-	assert_string_equal(err.msg, "line 1: too long, or holds a NUL byte");
+	assert_string_equal(err.msg, NUL_CR(1));
 	odb_setup_release(&s);
 	free(text);
 	text = long_line("# comment", ODB_SETUP_MAX_LINE + 1, "", &len);
 	assert_int_equal(odb_setup_parse(text, len, &s, &err), -EINVAL);
-	assert_string_equal(err.msg, "line 1: too long, or holds a NUL byte");
+	assert_string_equal(err.msg, NUL_CR(1));
 	odb_setup_release(&s);
 	free(text);
 	/* the last line, without newline */
@@ -591,7 +620,7 @@ static void test_long_lines(void **state)
 	memmove(text + 1, text, len - 1);
 	text[0] = '\n';
 	assert_int_equal(odb_setup_parse(text, len, &s, &err), -EINVAL);
-	assert_string_equal(err.msg, "line 2: too long, or holds a NUL byte");
+	assert_string_equal(err.msg, NUL_CR(2));
 	odb_setup_release(&s);
 	free(text);
 }
