@@ -163,15 +163,45 @@ static bool has_newline(const char *s)
 	return s && strpbrk(s, "\n\r");
 }
 
-int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
+/* whether odb_setup_parse() takes each value of setup back */
+static bool values_readable(const struct odb_setup *setup)
 {
 	size_t i;
 
-	if (has_newline(setup->events) || has_newline(setup->vmlinux))
-		return -EINVAL;
+	if (has_newline(setup->events) || has_newline(setup->vmlinux) ||
+	    setup->callgraph > ODB_SETUP_MAX_DEPTH ||
+	    setup->buffer_size > UINT32_MAX || setup->cpu_buffer_size > UINT32_MAX ||
+	    setup->nr_images > MAX_IMAGES)
+		return false;
 	for (i = 0; i < setup->nr_images; i++)
-		if (has_newline(setup->images[i]) || strchr(setup->images[i], ','))
-			return -EINVAL;
+		if (setup->images[i][0] != '/' || has_newline(setup->images[i]) ||
+		    strchr(setup->images[i], ','))
+			return false;
+	return true;
+}
+
+/* whether every line of sb from start fits ODB_SETUP_MAX_LINE */
+static bool lines_fit(const struct op_strbuf *sb, size_t start)
+{
+	const char *p = sb->buf + start, *end = sb->buf + sb->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n > ODB_SETUP_MAX_LINE)
+			return false;
+		p += n + 1;
+	}
+	return true;
+}
+
+int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
+{
+	size_t i, start = sb->len;
+
+	if (!values_readable(setup))
+		return -EINVAL;
 	op_strbuf_addstr(sb, "# oprofiled setup, written by opcontrol\n");
 	op_strbuf_addf(sb, "events=%s\n", setup->events ? setup->events : "");
 	op_strbuf_addstr(sb, "separate=");
@@ -184,7 +214,14 @@ int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
 		op_strbuf_addf(sb, "%s%s", i ? "," : "", setup->images[i]);
 	op_strbuf_addf(sb, "\nbuffer-size=%" PRIu64 "\n", setup->buffer_size);
 	op_strbuf_addf(sb, "cpu-buffer-size=%" PRIu64 "\n", setup->cpu_buffer_size);
-	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+	if (op_strbuf_failed(sb))
+		return -ENOMEM;
+	/* a long --image or --event list: the reader would refuse the line */
+	if (!lines_fit(sb, start)) {
+		op_strbuf_setlen(sb, start);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 enum setup_key {

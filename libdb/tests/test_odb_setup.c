@@ -625,6 +625,18 @@ static void test_long_lines(void **state)
 	free(text);
 }
 
+/* whether format refuses setup, appending nothing */
+static bool refused(const struct odb_setup *setup)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	bool ok;
+
+	op_strbuf_addstr(&sb, "kept");
+	ok = odb_setup_format(setup, &sb) == -EINVAL && !strcmp(sb.buf, "kept");
+	op_strbuf_release(&sb);
+	return ok;
+}
+
 /* a setup whose text could not be read back is not written */
 static void test_format_refuses(void **state)
 {
@@ -640,21 +652,81 @@ static void test_format_refuses(void **state)
 		  .setup = { .images = (char *[]){ S("/a"), S("/b\n") }, .nr_images = 2 } },
 		{ .line = __LINE__,
 		  .setup = { .images = (char *[]){ S("/a,/b") }, .nr_images = 1 } },
+		/* values the reader refuses */
+		{ .line = __LINE__,
+		  .setup = { .images = (char *[]){ S("/a"), S("rel") }, .nr_images = 2 } },
+		{ .line = __LINE__,
+		  .setup = { .images = (char *[]){ S("") }, .nr_images = 1 } },
+		{ .line = __LINE__, .setup = { .callgraph = ODB_SETUP_MAX_DEPTH + 1 } },
+		{ .line = __LINE__, .setup = { .buffer_size = (uint64_t)UINT32_MAX + 1 } },
+		{ .line = __LINE__, .setup = { .cpu_buffer_size = UINT64_MAX } },
 	};
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		struct op_strbuf sb = OP_STRBUF_INIT;
-		int ret;
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		if (!refused(&rows[i].setup))
+			fail_msg("row at line %d: written", rows[i].line);
+}
 
-		op_strbuf_addstr(&sb, "kept");
-		ret = odb_setup_format(&rows[i].setup, &sb);
-		/* nothing is appended */
-		if (ret != -EINVAL || strcmp(sb.buf, "kept"))
-			fail_msg("row at line %d: %d, '%s'", rows[i].line, ret, sb.buf);
-		op_strbuf_release(&sb);
-	}
+/* a string of len bytes: a slash, then 'a's */
+static char *path_of(size_t len)
+{
+	char *s = malloc(len + 1);
+
+	assert_non_null(s);
+	memset(s, 'a', len);
+	s[0] = '/';
+	s[len] = '\0';
+	return s;
+}
+
+/* lines the reader would refuse, from lists that are long but valid */
+static void test_format_long(void **state)
+{
+	const size_t max = ODB_SETUP_MAX_LINE;
+	struct odb_setup s = { 0 }, back;
+	char *images[4097], *text;
+	size_t i;
+	int ret;
+
+	(void)state;
+	/* "events=..." of ODB_SETUP_MAX_LINE bytes: written and read back */
+	s.events = path_of(max - strlen("events="));
+	text = format(&s, &ret);
+	assert_int_equal(ret, 0);
+	assert_int_equal(odb_setup_parse(text, strlen(text), &back, NULL), 0);
+	assert_setup_equal(&back, &s);
+	odb_setup_release(&back);
+	free(text);
+	free(s.events);
+	s.events = path_of(max - strlen("events=") + 1);
+	assert_true(refused(&s));
+	free(s.events);
+	s.events = NULL;
+	s.vmlinux = path_of(max - strlen("vmlinux=") + 1);
+	assert_true(refused(&s));
+	free(s.vmlinux);
+	s.vmlinux = NULL;
+
+	/* two paths that --image takes, one line too long together */
+	images[0] = path_of(max / 2);
+	images[1] = path_of(max / 2);
+	s.images = images;
+	s.nr_images = 2;
+	assert_true(refused(&s));
+	free(images[0]);
+	free(images[1]);
+
+	/* at most 4096 paths */
+	for (i = 0; i < 4097; i++)
+		images[i] = S("/i");
+	s.nr_images = 4096;
+	text = format(&s, &ret);
+	assert_int_equal(ret, 0);
+	free(text);
+	s.nr_images = 4097;
+	assert_true(refused(&s));
 }
 
 /* setup written to directory path (made as needed) */
@@ -886,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_format_refuses),
+		cmocka_unit_test(test_format_long),
 		cmocka_unit_test(test_write_read),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_oom),
