@@ -19,26 +19,27 @@
 static const char *const separate_words[] = { "lib", "kernel", "thread", "cpu" };
 #define NR_SEPARATE_WORDS (sizeof(separate_words) / sizeof(separate_words[0]))
 
-/* the next comma-separated word of *p (a copy in word, at most size - 1) */
+/*
+ * The next comma-separated word of *p (a copy in word, at most size - 1);
+ * *p becomes NULL after the last.  A comma at the end leaves an empty
+ * last word, which is no known word, as one at the start or two in a row.
+ */
 static bool next_word(const char **p, char *word, size_t size)
 {
-	size_t n = strcspn(*p, ",");
+	size_t n;
 
-	if (!**p)
+	if (!*p)
 		return false;
-	if (n >= size)
-		n = size - 1;	/* too long for any known word: stays unknown */
-	memcpy(word, *p, n);
-	word[n] = '\0';
-	*p += strcspn(*p, ",");
-	if (**p == ',')
-		(*p)++;
+	n = strcspn(*p, ",");
+	memcpy(word, *p, n < size ? n : size - 1);	/* a long word stays unknown */
+	word[n < size ? n : size - 1] = '\0';
+	*p = (*p)[n] == ',' ? *p + n + 1 : NULL;
 	return true;
 }
 
 int odb_setup_parse_separate(const char *text, unsigned *bits, struct op_err *err)
 {
-	const char *p = text;
+	const char *p = text;	/* not empty: at least one word */
 	char word[16];
 	unsigned v = 0;
 	bool none = false;
@@ -115,7 +116,8 @@ int odb_setup_parse_images(struct odb_setup *setup, const char *text,
 	free_images(setup);
 	if (!strcmp(text, "all") || !*text)
 		return 0;
-	while (*p) {
+	/* every path, the last one after a comma too, must be there */
+	for (;;) {
 		size_t n = strcspn(p, ",");
 		char **grown;
 
@@ -137,8 +139,9 @@ int odb_setup_parse_images(struct odb_setup *setup, const char *text,
 			goto out_nomem;
 		nr++;
 		p += n;
-		if (*p == ',')
-			p++;
+		if (!*p)
+			break;
+		p++;
 	}
 	setup->images = v;
 	setup->nr_images = nr;
@@ -160,15 +163,45 @@ static bool has_newline(const char *s)
 	return s && strpbrk(s, "\n\r");
 }
 
-int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
+/* whether odb_setup_parse() takes each value of setup back */
+static bool values_readable(const struct odb_setup *setup)
 {
 	size_t i;
 
-	if (has_newline(setup->events) || has_newline(setup->vmlinux))
-		return -EINVAL;
+	if (has_newline(setup->events) || has_newline(setup->vmlinux) ||
+	    setup->callgraph > ODB_SETUP_MAX_DEPTH ||
+	    setup->buffer_size > UINT32_MAX || setup->cpu_buffer_size > UINT32_MAX ||
+	    setup->nr_images > MAX_IMAGES)
+		return false;
 	for (i = 0; i < setup->nr_images; i++)
-		if (has_newline(setup->images[i]) || strchr(setup->images[i], ','))
-			return -EINVAL;
+		if (setup->images[i][0] != '/' || has_newline(setup->images[i]) ||
+		    strchr(setup->images[i], ','))
+			return false;
+	return true;
+}
+
+/* whether every line of sb from start fits ODB_SETUP_MAX_LINE */
+static bool lines_fit(const struct op_strbuf *sb, size_t start)
+{
+	const char *p = sb->buf + start, *end = sb->buf + sb->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n > ODB_SETUP_MAX_LINE)
+			return false;
+		p += n + 1;
+	}
+	return true;
+}
+
+int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
+{
+	size_t i, start = sb->len;
+
+	if (!values_readable(setup))
+		return -EINVAL;
 	op_strbuf_addstr(sb, "# oprofiled setup, written by opcontrol\n");
 	op_strbuf_addf(sb, "events=%s\n", setup->events ? setup->events : "");
 	op_strbuf_addstr(sb, "separate=");
@@ -181,7 +214,14 @@ int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
 		op_strbuf_addf(sb, "%s%s", i ? "," : "", setup->images[i]);
 	op_strbuf_addf(sb, "\nbuffer-size=%" PRIu64 "\n", setup->buffer_size);
 	op_strbuf_addf(sb, "cpu-buffer-size=%" PRIu64 "\n", setup->cpu_buffer_size);
-	return op_strbuf_failed(sb) ? -ENOMEM : 0;
+	if (op_strbuf_failed(sb))
+		return -ENOMEM;
+	/* a long --image or --event list: the reader would refuse the line */
+	if (!lines_fit(sb, start)) {
+		op_strbuf_setlen(sb, start);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 enum setup_key {
@@ -217,13 +257,15 @@ static int set_value(struct odb_setup *setup, enum setup_key key, const char *v,
 		return odb_setup_parse_separate(v, &setup->separate, err);
 	case KEY_CALLGRAPH:
 		ret = op_parse_u64(v, 10, ODB_SETUP_MAX_DEPTH, &n);
-		setup->callgraph = (uint32_t)n;
+		if (!ret)	/* n is only set on success */
+			setup->callgraph = (uint32_t)n;
 		break;
 	case KEY_VMLINUX:
 		return set_string(&setup->vmlinux, v);
 	case KEY_NO_VMLINUX:
 		ret = op_parse_u64(v, 10, 1, &n);
-		setup->no_vmlinux = n;
+		if (!ret)
+			setup->no_vmlinux = n;
 		break;
 	case KEY_IMAGE:
 		return odb_setup_parse_images(setup, v, err);
@@ -280,21 +322,29 @@ int odb_setup_parse(const char *text, size_t len, struct odb_setup *setup,
 	if (!line)
 		return -ENOMEM;
 	while (pos < len && !ret) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		const char *start = text + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - start) : len - pos;
 		struct op_err line_err = { "" };
 
 		nr++;
-		if (n > ODB_SETUP_MAX_LINE || memchr(text + pos, '\0', n)) {
-			op_err_set(err, "line %zu: too long, or holds a NUL byte", nr);
+		pos += n + (nl != NULL);
+		/* CRLF reads as LF: the CR is no part of the line */
+		if (n && start[n - 1] == '\r')
+			n--;
+		/*
+		 * Any other CR is refused, as a NUL byte is: odb_setup_format()
+		 * could not write a value holding one back.
+		 */
+		if (n > ODB_SETUP_MAX_LINE || memchr(start, '\0', n) ||
+		    memchr(start, '\r', n)) {
+			op_err_set(err, "line %zu: too long, or holds a NUL byte or a "
+				   "carriage return", nr);
 			ret = -EINVAL;
 			break;
 		}
-		memcpy(line, text + pos, n);
+		memcpy(line, start, n);
 		line[n] = '\0';
-		pos += n + (nl != NULL);
-		if (n && line[n - 1] == '\r')
-			line[--n] = '\0';
 		if (!n || line[0] == '#')
 			continue;
 		ret = parse_line(setup, line, seen, &line_err);

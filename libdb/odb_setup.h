@@ -16,9 +16,11 @@
  *	buffer-size=SAMPLES		0: the default
  *	cpu-buffer-size=SAMPLES		0: the default
  *
- * A missing key takes its default.  An unknown key, a key given twice, a
- * bad value or a line of more than ODB_SETUP_MAX_LINE bytes is an error
- * naming the line, so that a damaged file is never half-applied.
+ * A missing key takes its default; lines may end in CRLF.  An unknown
+ * key, a key given twice, a bad value (an empty word or path among commas
+ * too), a line of more than ODB_SETUP_MAX_LINE bytes or one holding a NUL
+ * byte or a carriage return (but the CR of a CRLF) is an error naming the
+ * line, so that a damaged file is never half-applied.
  *
  * Nothing here prints or exits; allocation failures are -ENOMEM.
  */
@@ -77,9 +79,13 @@ int odb_setup_parse_images(struct odb_setup *setup, const char *text,
 			   struct op_err *err);
 
 /*
- * The text of setup (see above) appended to sb.  -EINVAL when a string
- * holds a newline (it could not be read back), else 0; -ENOMEM if sb
- * failed.
+ * The text of setup (see above) appended to sb.  0; -ENOMEM if sb
+ * failed; -EINVAL, with nothing appended, when odb_setup_parse() could
+ * not read the text back: a string holding a newline or carriage
+ * return, an image path that is not absolute or holds a comma, more
+ * than 4096 images, callgraph over ODB_SETUP_MAX_DEPTH, a buffer size
+ * over UINT32_MAX, or a line (a long image or event list) of more than
+ * ODB_SETUP_MAX_LINE bytes.
  */
 int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb);
 
