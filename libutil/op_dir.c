@@ -365,6 +365,7 @@ int op_dir_write_file(const struct op_dir *d, const char *rel, const void *data,
 		      size_t len, mode_t mode)
 {
 	char *tmp = NULL;
+	struct stat st;
 	int fd, ret;
 	struct op_strbuf sb = OP_STRBUF_INIT;
 
@@ -377,7 +378,15 @@ int op_dir_write_file(const struct op_dir *d, const char *rel, const void *data,
 		ret = fd;
 		goto out;
 	}
-	ret = op_write_all(fd, data, len);
+	/*
+	 * A .tmp a killed writer left keeps its mode through O_CREAT: take
+	 * away what mode does not give (the umask's cut stays, as for a new one)
+	 */
+	ret = fstat(fd, &st) ? -errno : 0;
+	if (!ret && (st.st_mode & 07777 & ~mode) && fchmod(fd, st.st_mode & mode & 07777))
+		ret = -errno;
+	if (!ret)
+		ret = op_write_all(fd, data, len);
 	if (!ret && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)

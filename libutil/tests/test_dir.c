@@ -165,6 +165,21 @@ static void test_tree_operations(void **state)
 	free(text);
 	op_testdir_file(&f->top, "s/t/a/b/c/file.tmp", p, sizeof(p));
 	assert_false(op_is_file(p));
+	/* a .tmp a killed writer left, readable by all: the file is 0600 */
+	{
+		struct stat st;
+		int fd;
+
+		op_testdir_file(&f->top, "s/t/a/b/c/private.tmp", p, sizeof(p));
+		fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		assert_true(fd >= 0);
+		assert_int_equal(fchmod(fd, 0644), 0);
+		close(fd);
+		assert_int_equal(op_dir_write_file(&sub, "a/b/c/private", "s", 1, 0600), 0);
+		op_testdir_file(&f->top, "s/t/a/b/c/private", p, sizeof(p));
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_mode & 07777, 0600);
+	}
 	assert_int_equal(op_dir_rename(&f->d, "s/t/a", "s/moved"), 0);
 	/* sub still names its directory, whatever its parents are called now */
 	assert_int_equal(op_dir_rename(&f->d, "s", "renamed"), 0);
