@@ -72,8 +72,11 @@ check 'a second --dump' opc --dump
 second=$(spinner_samples)
 say "after the second: $second"
 check '... shows more samples' test "${second:-0}" -gt "$first"
-check 'the report adds up (opreport reads the live session cleanly)' \
-	test ! -s rep.err -o "$(grep -cv 'throttled' rep.err)" = 0
+# other programs of a busy machine may have gone, their binaries with
+# them (a warning each): what matters is that no sample file was skipped
+sed 's/^/# opreport: /' rep.err
+check 'opreport read every sample file of the live session' \
+	sh -c '! grep -q "cannot read sample file" rep.err'
 
 check '--status while running' out status --status
 check '... names the pid' grep -q "^Daemon running: pid $pid, up " status.out
