@@ -386,6 +386,12 @@ int ppt_job_run(struct ppt_job *job, const struct pp_output *output,
 		op_hint("select the same events, cpus or threads on both sides, "
 			"or --merge them");
 		return 1;
+	case PP_REPORT_ERR_NOT_ONE:
+		/* the specification is the user's to narrow: a usage error */
+		op_error("%s", err.msg[0] ? err.msg : pp_report_strerror(ret));
+		op_hint("name one binary with lib-image:PATH (image:PATH also "
+			"selects the libraries and kernel it used)");
+		return 2;
 	default:
 		op_error("%s", err.msg[0] ? err.msg : pp_report_strerror(ret));
 		return 1;

@@ -49,6 +49,11 @@ static const struct pp_output outputs[] = {
 		.needs = PP_NEEDS_SYMBOLS,
 		.write = pp_write_symbols,
 	}, {
+		.name = "gmon",
+		.mode = PP_MODE_GMON,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_SORTS_OWN,
+		.write = pp_write_gmon,
+	}, {
 		.name = "assembly-source",
 		.mode = PP_MODE_ASSEMBLY | PP_MODE_SOURCE,
 		.needs = PP_NEEDS_SYMBOLS | PP_SELECTS_OWN | PP_SORTS_OWN,

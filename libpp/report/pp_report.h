@@ -106,6 +106,7 @@ enum pp_mode {
 	PP_MODE_SYMBOLS = 1 << 3,	/* opreport -l (also -d, -g, -a, -w) */
 	PP_MODE_ASSEMBLY = 1 << 4,	/* opannotate -a (with -s: interleaved) */
 	PP_MODE_SOURCE = 1 << 5,	/* opannotate -s */
+	PP_MODE_GMON = 1 << 6,		/* opgprof: a gprof gmon.out */
 };
 
 /* what an output needs prepared */
@@ -176,6 +177,7 @@ void pp_format_percent(char *buf, size_t size, double value, bool showpos);
 #define PP_REPORT_ERRORS						\
 	PP_REPORT_ERROR(COLUMNS, "the two profiles have different columns") \
 	PP_REPORT_ERROR(NOTHING, "nothing to show")			\
+	PP_REPORT_ERROR(NOT_ONE, "more than one binary selected")	\
 	PP_REPORT_ERROR(OUTPUT_DIR, "output directory refused")
 
 enum pp_report_error {

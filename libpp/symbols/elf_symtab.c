@@ -168,6 +168,7 @@ int pp_elf_open(const char *path, struct pp_elf **out)
 	ret = -EIO;
 	if (gelf_getclass(e->elf) == ELFCLASSNONE)
 		goto out_free;
+	e->addr_size = gelf_getclass(e->elf) == ELFCLASS64 ? 8 : 4;
 	ret = scan_sections(e);
 	if (!ret)
 		ret = scan_loads(e);

@@ -108,6 +108,8 @@ struct pp_symtab {
 	char *missing;		/* why there are no real symbols (one line), or NULL */
 	int64_t mtime;		/* st_mtime of file, -1 when unknown */
 	uint64_t file_size;
+	unsigned addr_size;	/* bytes of an address in file: 4 or 8, 0
+				 * when no binary was read */
 	char build_id[41];	/* hex, "" when none */
 	bool build_id_checked;	/* it is the build-id recorded when profiled */
 	void *priv;		/* ELF handles and name storage */

@@ -130,6 +130,7 @@ struct pp_elf {
 	char *path;
 	uint64_t size;		/* file bytes */
 	int64_t mtime;		/* st_mtime */
+	unsigned addr_size;	/* bytes of an address: 4 or 8 (ELF class) */
 	bool has_symtab;	/* a .symtab section */
 	bool has_dynsym;	/* a .dynsym section */
 	bool has_dwarf;		/* a .debug_info (or .zdebug_info) section */

@@ -378,6 +378,7 @@ static int find_binary(struct pp_symtab *t, const char *path,
 		} else if (!ret) {
 			t->mtime = p->elf->mtime;
 			t->file_size = p->elf->size;
+	t->addr_size = p->elf->addr_size;
 			memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
 		}
 		break;
@@ -541,6 +542,7 @@ static void forget_binary(struct pp_symtab *t)
 	t->file = t->symfile = t->missing = NULL;
 	t->mtime = -1;
 	t->file_size = 0;
+	t->addr_size = 0;
 	t->build_id[0] = '\0';
 	t->source = PP_SYMS_NONE;
 }
@@ -603,6 +605,7 @@ static int running_vdso(struct pp_symtab *t)
 	p->fd = fd;
 	t->mtime = p->elf->mtime;
 	t->file_size = p->elf->size;
+	t->addr_size = p->elf->addr_size;
 	memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
 	return pp_str_set(&t->file, op_strdup("[vdso] of the running kernel"));
 }
@@ -624,6 +627,7 @@ static int load_vdso(struct pp_symtab *t, const struct pp_sym_opts *o)
 		if (!ret) {
 			t->mtime = p->elf->mtime;
 			t->file_size = p->elf->size;
+	t->addr_size = p->elf->addr_size;
 			memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
 			ret = pp_str_set(&t->file, op_strdup(o->vdso));
 		}
