@@ -7,7 +7,8 @@
 # 64-bit anon_start and the cpu_speed included.  Importing again adds the
 # counts.  A bad abi file, a truncated sample file and an output that
 # cannot be written fail with exit 1 and a message naming the file, and
-# leave the output as it was with no temporary behind.
+# leave the output as it was with no temporary behind.  A samples/NAME
+# directory converts with --abi, and is a usage error without it.
 . "$top_srcdir/tests/lib.sh"
 use_fixtures
 OPIMPORT=$top_builddir/pp/opimport
@@ -96,6 +97,16 @@ check "one file without --abi is a usage error" sh -c "
 	'$OPIMPORT' -o x.odb 'out/f_i386/$f' 2>err; test \$? = 2"
 check "no --output is a usage error" sh -c "
 	'$OPIMPORT' out/f_i386 2>err; test \$? = 2"
+
+# a samples/NAME directory: its files under the output, stats copied
+check "a samples/current directory with -a converts" sh -c "
+	'$OPIMPORT' -a out/f_i386/abi -o out/cur out/f_i386/samples/current &&
+	test -f out/cur/stats/lost_no_mapping && test ! -e out/cur/abi &&
+	mkdir -p out/curs/samples && mv out/cur out/curs/samples/current &&
+	'$OPREPORT' --session-dir=out/curs -l >cur.l 2>/dev/null && diff -u n_i386.l cur.l"
+check "a samples directory without --abi is a usage error" sh -c "
+	'$OPIMPORT' -o out/cur2 out/f_i386/samples/current 2>err; test \$? = 2 &&
+	test ! -e out/cur2"
 
 # a native abi is refused without --force, converted with it
 check "a native abi without --force: exit 1" sh -c "
