@@ -139,7 +139,12 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(NAME_NO_DEP, "no {dep} part")				\
 	ODB_ERROR(NAME_BAD_IMAGE, "malformed image part")		\
 	ODB_ERROR(NAME_BAD_ANON, "malformed anonymous region (TGID.0xSTART.0xEND)") \
-	ODB_ERROR(BAD_COUNTER, "not a decimal counter")
+	ODB_ERROR(BAD_COUNTER, "not a decimal counter")			\
+	ODB_ERROR(ABI_MISSING_KEY, "the abi file lacks a key needed to convert") \
+	ODB_ERROR(ABI_BAD_LAYOUT,					\
+		  "the abi file describes a layout that cannot be converted") \
+	ODB_ERROR(HEADER_MISMATCH,					\
+		  "the existing output file is of another event or image")
 
 enum odb_error {
 	ODB_ERR_BASE = -5000,
