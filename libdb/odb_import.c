@@ -305,8 +305,7 @@ int odb_import_file(const struct odb_import_layout *lay, const char *in_path,
 	if (err)
 		goto out;
 	bad_in = false;
-	/* room for the ".tmp" odb_file_open() appends for its own temporary */
-	tmp_len = strlen(out_path) + sizeof(".opimport.tmp.tmp");
+	tmp_len = strlen(out_path) + sizeof(".opimport.tmp");
 	tmp = op_malloc(tmp_len);
 	if (!tmp) {
 		err = -ENOMEM;
@@ -316,15 +315,8 @@ int odb_import_file(const struct odb_import_layout *lay, const char *in_path,
 	err = write_tmp(tmp, out_path, &hdr, nodes, nr);
 	if (!err && rename(tmp, out_path))
 		err = -errno;
-	if (err) {
+	if (err)
 		unlink(tmp);
-		/*
-		 * odb_file_open() cannot remove its own "tmp.tmp" when
-		 * allocating that name fails in odb_tmp_commit(): do it here.
-		 */
-		snprintf(tmp, tmp_len, "%s.opimport.tmp.tmp", out_path);
-		unlink(tmp);
-	}
 out:
 	if (in_failed)
 		*in_failed = bad_in && err;

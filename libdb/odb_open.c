@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,16 +145,20 @@ out:
 int odb_tmp_commit(struct odb_file *tmp, const struct op_dir *dir,
 		   const char *path)
 {
-	char *name = tmp_path(path);
-	int ret;
+	/*
+	 * No allocation here: a failure now would leave the .tmp behind.  A
+	 * name the kernel takes is below PATH_MAX, so the .tmp made was too.
+	 */
+	char name[PATH_MAX + sizeof(".tmp")];
+	int n = snprintf(name, sizeof(name), "%s.tmp", path), ret;
 
-	ret = name ? at_rename(dir, name, path) : -ENOMEM;
+	if (n < 0 || (size_t)n >= sizeof(name))
+		return -ENAMETOOLONG;
+	ret = at_rename(dir, name, path);
 	if (ret) {
 		odb_file_unmap(tmp);
-		if (name)
-			at_unlink(dir, name);
+		at_unlink(dir, name);
 	}
-	free(name);
 	return ret;
 }
 
