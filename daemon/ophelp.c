@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ophelp: list the events this machine can count, check event
+ * specifications as operf and opcontrol do, and report what profiling
+ * is possible here (--check).
+ *
+ * It lives in daemon/, not pp/, because "can this event count here" needs
+ * a perf_event_open probe (operf_events_choose()), and daemon/ is the
+ * only perf_event_open user.  It never refuses to start on a machine
+ * without a hardware PMU: it lists the software clocks and says so.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/operf_events.h"
+#include "events/opev.h"
+#include "libutil/op_error.h"
+#include "libutil/op_popt.h"
+
+struct ophelp_options {
+	char *check_events;	/* --check-events LIST */
+	int get_cpu_type;
+	int get_default_event;
+	int check;
+	int version;
+};
+
+static struct ophelp_options opts;
+
+static const struct poptOption options_table[] = {
+	{ "check-events", 'e', POPT_ARG_STRING, &opts.check_events, 0,
+	  "check event specifications as operf --events does", "EVENTS" },
+	{ "get-cpu-type", 'r', POPT_ARG_NONE, &opts.get_cpu_type, 0,
+	  "print OProfile's name of this machine's cpu type", NULL },
+	{ "get-default-event", 'd', POPT_ARG_NONE, &opts.get_default_event, 0,
+	  "print the event operf uses when given none", NULL },
+	{ "check", '\0', POPT_ARG_NONE, &opts.check, 0,
+	  "report what profiling this machine allows", NULL },
+	{ "version", 'v', POPT_ARG_NONE, &opts.version, 0,
+	  "print the version and exit", NULL },
+	POPT_AUTOHELP
+	POPT_TABLEEND
+};
+
+/* the first line of a /proc file, or "" when unreadable */
+static void read_proc(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static int check_events(const char *list)
+{
+	struct operf_events evs = { 0 };
+	int ret = operf_events_choose(&evs, list);
+	size_t i;
+
+	for (i = 0; !ret && i < evs.nr; i++)
+		printf("%s:%llu: ok\n", evs.events[i].name,
+		       (unsigned long long)evs.events[i].period);
+	operf_events_release(&evs);
+	return ret;
+}
+
+static int default_event(void)
+{
+	struct operf_events evs = { 0 };
+	int ret = operf_events_choose(&evs, NULL);
+
+	if (!ret)
+		printf("%s:%llu\n", evs.events[0].name,
+		       (unsigned long long)evs.events[0].period);
+	operf_events_release(&evs);
+	return ret;
+}
+
+static int cpu_type(void)
+{
+	struct operf_events evs = { 0 };
+	struct opev_ctx *ctx;
+	const char *name;
+	int err = 0, ret = operf_events_choose(&evs, NULL);
+	uint32_t type = OPEV_CPU_TIMER;
+
+	if (ret)
+		return ret;
+	if (!evs.fallback) {
+		ctx = opev_ctx_new(&err);
+		if (ctx)
+			type = opev_ctx_cpu_type(ctx);
+		opev_ctx_free(ctx);
+	}
+	operf_events_release(&evs);
+	name = opev_cpu_name(type);
+	printf("%s\n", name ? name : "timer");
+	return 0;
+}
+
+static void check_paranoid(void)
+{
+	char buf[64];
+	long v;
+
+	read_proc("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
+	if (!buf[0]) {
+		printf("perf_event_paranoid: unreadable (no perf_events?)\n");
+		printf("hint: profiling needs a kernel with perf_events\n");
+		return;
+	}
+	v = strtol(buf, NULL, 10);
+	printf("perf_event_paranoid: %s (%s)\n", buf,
+	       v <= -1 ? "everything allowed" :
+	       v == 0 ? "cpu-wide profiling allowed, no raw tracepoints" :
+	       v == 1 ? "user and kernel profiling of own processes" :
+	       "user-space profiling of own processes only");
+	if (v >= 2)
+		printf("hint: kernel samples and system-wide profiling need root, "
+		       "or perf_event_paranoid set to 1 or less\n");
+}
+
+static int check(void)
+{
+	struct operf_events evs = { 0 };
+	char buf[64];
+	int ret = operf_events_choose(&evs, NULL);
+
+	if (ret)
+		return ret;
+	if (evs.fallback) {
+		printf("hardware PMU: not available (%s)\n", evs.fallback_reason);
+		printf("hint: cpu-clock is used instead; run on bare metal or "
+		       "enable the virtual PMU for hardware events\n");
+	} else {
+		printf("hardware PMU: available\n");
+	}
+	check_paranoid();
+	read_proc("/proc/sys/kernel/kptr_restrict", buf, sizeof(buf));
+	printf("kptr_restrict: %s\n", buf[0] ? buf : "unreadable");
+	if (buf[0] && strcmp(buf, "0"))
+		printf("hint: kernel symbols are hidden from non-root users; "
+		       "set /proc/sys/kernel/kptr_restrict to 0\n");
+	read_proc("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf));
+	printf("call graphs: %s\n", buf[0] ? "supported" : "not supported");
+	if (buf[0])
+		printf("perf_event_max_stack: %s\n", buf);
+	else
+		printf("hint: this kernel has no perf_event_max_stack; "
+		       "operf --callgraph may fail\n");
+	printf("default event: %s:%llu\n", evs.events[0].name,
+	       (unsigned long long)evs.events[0].period);
+	operf_events_release(&evs);
+	return 0;
+}
+
+static int run(const struct ophelp_options *o)
+{
+	if (o->version) {
+		printf("ophelp (" PACKAGE_NAME ") " PACKAGE_VERSION "\n");
+		return 0;
+	}
+	if (o->check_events)
+		return check_events(o->check_events);
+	if (o->get_cpu_type)
+		return cpu_type();
+	if (o->get_default_event)
+		return default_event();
+	if (o->check)
+		return check();
+	return operf_events_list(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	poptContext ctx;
+	int nr_args, status;
+
+	if (op_popt_parse(&ctx, argc, argv, options_table, "", 0, NULL, NULL)) {
+		free(opts.check_events);
+		return 2;
+	}
+	op_popt_args(ctx, &nr_args);
+	if (nr_args) {
+		op_usage_error("unexpected argument '%s'", op_popt_args(ctx, &nr_args)[0]);
+		status = 2;
+	} else if (opts.get_cpu_type + opts.get_default_event + opts.check +
+		   !!opts.check_events > 1) {
+		op_usage_error("give at most one of --check-events, --get-cpu-type, "
+			       "--get-default-event, --check");
+		status = 2;
+	} else {
+		status = run(&opts);
+	}
+	poptFreeContext(ctx);
+	free(opts.check_events);
+	return status;
+}
