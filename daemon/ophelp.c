@@ -25,6 +25,7 @@ struct ophelp_options {
 	int get_cpu_type;
 	int get_default_event;
 	int check;
+	int xml;
 	int version;
 };
 
@@ -39,6 +40,8 @@ static const struct poptOption options_table[] = {
 	  "print the event operf uses when given none", NULL },
 	{ "check", '\0', POPT_ARG_NONE, &opts.check, 0,
 	  "report what profiling this machine allows", NULL },
+	{ "xml", 'X', POPT_ARG_NONE, &opts.xml, 0,
+	  "list the events in XML (OProfile's ophelp.xsd)", NULL },
 	{ "version", 'v', POPT_ARG_NONE, &opts.version, 0,
 	  "print the version and exit", NULL },
 	POPT_AUTOHELP
@@ -161,6 +164,94 @@ static int check(void)
 	return 0;
 }
 
+/* s with XML's special characters escaped, as an attribute value */
+static void xml_attr(const char *name, const char *s)
+{
+	printf(" %s=\"", name);
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", stdout); break;
+		case '<': fputs("&lt;", stdout); break;
+		case '>': fputs("&gt;", stdout); break;
+		case '"': fputs("&quot;", stdout); break;
+		default: putchar(*s);
+		}
+	}
+	putchar('"');
+}
+
+/*
+ * One <event>.  counter_mask is 0: perf_events, not the tool, assigns
+ * counters.  min_count is in ns for the clocks, in events otherwise.
+ */
+static void xml_event(const char *name, const char *desc, unsigned min_count)
+{
+	fputs("  <event", stdout);
+	xml_attr("event_name", name);
+	printf(" counter_mask=\"0\" min_count=\"%u\"", min_count);
+	xml_attr("desc", desc);
+}
+
+static int xml_hw_event(const struct opev_info *info, void *data)
+{
+	size_t i;
+
+	(void)data;
+	xml_event(info->name, info->desc, OPEV_MIN_PERIOD);
+	if (!info->nr_unit_masks) {
+		fputs("/>\n", stdout);
+		return 0;
+	}
+	/* exclusive: opev_encode() takes one of the named unit masks */
+	printf(">\n   <unit_masks default=\"%llu\" category=\"exclusive\">\n",
+	       (unsigned long long)info->um_codes[0]);
+	for (i = 0; i < info->nr_unit_masks; i++) {
+		fputs("    <unit_mask", stdout);
+		xml_attr("name", info->um_names[i]);
+		printf(" mask=\"%llu\"", (unsigned long long)info->um_codes[i]);
+		xml_attr("desc", info->um_descs[i]);
+		fputs("/>\n", stdout);
+	}
+	fputs("   </unit_masks>\n  </event>\n", stdout);
+	return 0;
+}
+
+static int xml_list(void)
+{
+	struct operf_events evs = { 0 };
+	struct opev_ctx *ctx = NULL;
+	int err = 0, ret = operf_events_choose(&evs, NULL);
+	const char *cpu = "timer";
+
+	if (ret)
+		return ret;
+	if (!evs.fallback) {
+		ctx = opev_ctx_new(&err);
+		if (ctx && opev_cpu_name(opev_ctx_cpu_type(ctx)))
+			cpu = opev_cpu_name(opev_ctx_cpu_type(ctx));
+	}
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<help_events schemaversion=\"2.0\">\n  <header");
+	xml_attr("title", cpu);
+	xml_attr("doc", evs.fallback ? evs.fallback_reason : "");
+	fputs("/>\n", stdout);
+	xml_event("cpu-clock", "CPU time clock; count is the sample period in ns",
+		  OPEV_CLOCK_MIN_NS);
+	fputs("/>\n", stdout);
+	xml_event("task-clock", "task time clock; count as for cpu-clock",
+		  OPEV_CLOCK_MIN_NS);
+	fputs("/>\n", stdout);
+	operf_events_release(&evs);
+	ret = ctx ? opev_for_each_event(ctx, xml_hw_event, NULL) : 0;
+	opev_ctx_free(ctx);
+	fputs("</help_events>\n", stdout);
+	if (ret) {
+		op_error("cannot list the hardware events: %s", opev_strerror(ret));
+		return 1;
+	}
+	return 0;
+}
+
 static int run(const struct ophelp_options *o)
 {
 	if (o->version) {
@@ -175,6 +266,8 @@ static int run(const struct ophelp_options *o)
 		return default_event();
 	if (o->check)
 		return check();
+	if (o->xml)
+		return xml_list();
 	return operf_events_list(stdout);
 }
 
@@ -192,9 +285,9 @@ int main(int argc, char **argv)
 		op_usage_error("unexpected argument '%s'", op_popt_args(ctx, &nr_args)[0]);
 		status = 2;
 	} else if (opts.get_cpu_type + opts.get_default_event + opts.check +
-		   !!opts.check_events > 1) {
+		   opts.xml + !!opts.check_events > 1) {
 		op_usage_error("give at most one of --check-events, --get-cpu-type, "
-			       "--get-default-event, --check");
+			       "--get-default-event, --check, --xml");
 		status = 2;
 	} else {
 		status = run(&opts);

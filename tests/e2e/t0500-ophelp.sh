@@ -4,7 +4,8 @@
 # (golden), and says plainly when there is no hardware PMU; --check-events
 # accepts and refuses specifications as operf does, with its exit
 # statuses; --get-default-event and --get-cpu-type name cpu-clock and
-# timer without a PMU; --check reports one line per fact; usage errors
+# timer without a PMU; --xml is well-formed and, given OPHELP_XSD, valid
+# against OProfile's schema; --check reports one line per fact; usage errors
 # exit 2.
 . "$top_srcdir/tests/lib.sh"
 
@@ -93,6 +94,29 @@ if test -n "$paranoid" && test "$paranoid" -ge 2; then
 	check '... a hint for perf_event_paranoid' has_re chk.out '^hint: kernel samples .*perf_event_paranoid'
 fi
 check '... nothing on stderr' test ! -s chk.err
+
+# --- --xml -----------------------------------------------------------------
+check '--xml: exit 0' runs xml 0 --xml
+check '-X is --xml' runs xml2 0 -X
+check '... the same' compare xml.out xml2.out
+check '... lists cpu-clock with its minimum' has_re xml.out \
+	'<event event_name="cpu-clock" counter_mask="0" min_count="10000" '
+what='... well-formed'
+if command -v xmllint >/dev/null 2>&1; then
+	check "$what" xmllint --noout xml.out
+else
+	skip "$what" "xmllint is not installed"
+fi
+what="... valid against OProfile 1.4's ophelp.xsd"
+if ! command -v xmllint >/dev/null 2>&1; then
+	skip "$what" "xmllint is not installed"
+elif test -z "${OPHELP_XSD:-}"; then
+	skip "$what" "OPHELP_XSD is not set (the path of OProfile 1.4's doc/ophelp.xsd)"
+elif ! test -r "$OPHELP_XSD"; then
+	skip "$what" "OPHELP_XSD='$OPHELP_XSD' cannot be read"
+else
+	check "$what" xmllint --noout --schema "$OPHELP_XSD" xml.out
+fi
 
 # --- usage ------------------------------------------------------------------
 check 'an unknown option: exit 2' runs opt 2 --no-such-option
