@@ -22,6 +22,7 @@
 
 struct ophelp_options {
 	char *check_events;	/* --check-events LIST */
+	char *unit_mask;	/* --unit-mask EVENT */
 	int get_cpu_type;
 	int get_default_event;
 	int check;
@@ -34,6 +35,8 @@ static struct ophelp_options opts;
 static const struct poptOption options_table[] = {
 	{ "check-events", 'e', POPT_ARG_STRING, &opts.check_events, 0,
 	  "check event specifications as operf --events does", "EVENTS" },
+	{ "unit-mask", 'u', POPT_ARG_STRING, &opts.unit_mask, 0,
+	  "print the unit mask operf would use for the event", "EVENT" },
 	{ "get-cpu-type", 'r', POPT_ARG_NONE, &opts.get_cpu_type, 0,
 	  "print OProfile's name of this machine's cpu type", NULL },
 	{ "get-default-event", 'd', POPT_ARG_NONE, &opts.get_default_event, 0,
@@ -72,6 +75,40 @@ static int check_events(const char *list)
 		       (unsigned long long)evs.events[i].period);
 	operf_events_release(&evs);
 	return ret;
+}
+
+/* 0, or 2 after printing why spec is not one good event */
+static int unit_mask(const char *spec)
+{
+	struct opev_spec *specs = NULL;
+	struct opev_event ev;
+	struct opev_ctx *ctx = NULL;
+	struct op_err err = { "" };
+	size_t nr = 0;
+	int ret, ctx_err = 0;
+
+	ret = opev_parse_list(spec, &specs, &nr, &err);
+	if (!ret && nr != 1) {
+		op_error("--unit-mask takes one event, not %zu", nr);
+		free(specs);
+		return 2;
+	}
+	if (!ret) {
+		ctx = opev_ctx_new(&ctx_err);
+		ret = opev_encode(ctx, &specs[0], &ev, &err);
+	}
+	if (ret) {
+		op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
+		if (ret == OPEV_ERR_UNKNOWN_EVENT)
+			op_hint("ophelp without options lists the events of this machine");
+	} else if (specs[0].um_name[0]) {
+		printf("%s\n", specs[0].um_name);
+	} else {
+		printf("%u\n", ev.op_unit_mask);
+	}
+	opev_ctx_free(ctx);
+	free(specs);
+	return ret ? 2 : 0;
 }
 
 static int default_event(void)
@@ -260,6 +297,8 @@ static int run(const struct ophelp_options *o)
 	}
 	if (o->check_events)
 		return check_events(o->check_events);
+	if (o->unit_mask)
+		return unit_mask(o->unit_mask);
 	if (o->get_cpu_type)
 		return cpu_type();
 	if (o->get_default_event)
@@ -278,6 +317,7 @@ int main(int argc, char **argv)
 
 	if (op_popt_parse(&ctx, argc, argv, options_table, "", 0, NULL, NULL)) {
 		free(opts.check_events);
+		free(opts.unit_mask);
 		return 2;
 	}
 	op_popt_args(ctx, &nr_args);
@@ -285,8 +325,8 @@ int main(int argc, char **argv)
 		op_usage_error("unexpected argument '%s'", op_popt_args(ctx, &nr_args)[0]);
 		status = 2;
 	} else if (opts.get_cpu_type + opts.get_default_event + opts.check +
-		   opts.xml + !!opts.check_events > 1) {
-		op_usage_error("give at most one of --check-events, --get-cpu-type, "
+		   opts.xml + !!opts.check_events + !!opts.unit_mask > 1) {
+		op_usage_error("give at most one of --check-events, --unit-mask, --get-cpu-type, "
 			       "--get-default-event, --check, --xml");
 		status = 2;
 	} else {
@@ -294,5 +334,6 @@ int main(int argc, char **argv)
 	}
 	poptFreeContext(ctx);
 	free(opts.check_events);
+	free(opts.unit_mask);
 	return status;
 }

@@ -3,10 +3,10 @@
 # ophelp (doc/ophelp.1): the event list opens with the software clocks
 # (golden), and says plainly when there is no hardware PMU; --check-events
 # accepts and refuses specifications as operf does, with its exit
-# statuses; --get-default-event and --get-cpu-type name cpu-clock and
-# timer without a PMU; --xml is well-formed and, given OPHELP_XSD, valid
-# against OProfile's schema; --check reports one line per fact; usage errors
-# exit 2.
+# statuses; --unit-mask prints one event's unit mask; --get-default-event
+# and --get-cpu-type name cpu-clock and timer without a PMU; --xml is
+# well-formed and, given OPHELP_XSD, valid against OProfile's schema;
+# --check reports one line per fact; usage errors exit 2.
 . "$top_srcdir/tests/lib.sh"
 
 # runs NAME STATUS ARGS...: ophelp ARGS exits STATUS, output in NAME.out/.err
@@ -65,6 +65,19 @@ if test $hw = 0; then
 		fails_cleanly ophelp -e CPU_CLK_UNHALTED:100000
 fi
 
+# --- --unit-mask -----------------------------------------------------------
+check '--unit-mask of cpu-clock: exit 0' runs um 0 --unit-mask cpu-clock
+check '... 0' has um.out 0
+check '-u is --unit-mask' runs um2 0 -u cpu-clock:20000:0
+check '... 0' has um2.out 0
+check 'a unit mask a clock cannot have: exit 2' runs um3 2 -u task-clock:20000:5
+check '... with the reason' has um3.err \
+	"ophelp: error: bad unit mask for event 'task-clock': perf's generic events have none"
+check 'an unknown event: exit 2' runs um4 2 -u NO_SUCH_EVENT
+check '... with a hint' has um4.err 'hint: ophelp without options lists the events of this machine'
+check 'two events: exit 2' runs um5 2 -u cpu-clock,task-clock
+check '... with the reason' has um5.err 'ophelp: error: --unit-mask takes one event, not 2'
+
 # --- default event, cpu type ----------------------------------------------
 check '--get-default-event: exit 0' runs def 0 --get-default-event
 check '-d is --get-default-event' runs def2 0 -d
@@ -111,7 +124,7 @@ what="... valid against OProfile 1.4's ophelp.xsd"
 if ! command -v xmllint >/dev/null 2>&1; then
 	skip "$what" "xmllint is not installed"
 elif test -z "${OPHELP_XSD:-}"; then
-	skip "$what" "OPHELP_XSD is not set (the path of OProfile 1.4's doc/ophelp.xsd)"
+	skip "$what" "OPHELP_XSD is not set (the path of OProfile 1.4's ophelp.xsd)"
 elif ! test -r "$OPHELP_XSD"; then
 	skip "$what" "OPHELP_XSD='$OPHELP_XSD' cannot be read"
 else
