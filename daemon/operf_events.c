@@ -100,7 +100,7 @@ static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
 		if (ret) {
 			op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
 			if (ret == OPEV_ERR_UNKNOWN_EVENT)
-				op_hint("use an event libpfm4 knows on this machine (opcontrol --list-events lists them), or cpu-clock");
+				op_hint("use an event libpfm4 knows on this machine (ophelp lists them), or cpu-clock");
 			free(specs);
 			return 2;
 		}
@@ -155,4 +155,62 @@ void operf_events_release(struct operf_events *evs)
 		return;
 	free(evs->events);
 	memset(evs, 0, sizeof(*evs));
+}
+
+struct list_state {
+	FILE *out;
+	size_t nr;
+};
+
+static int list_one(const struct opev_info *info, void *data)
+{
+	struct list_state *st = data;
+	size_t i;
+
+	fprintf(st->out, "%s: %s\n", info->name, info->desc ? info->desc : "");
+	for (i = 0; i < info->nr_unit_masks; i++)
+		fprintf(st->out, "\t%s (0x%llx): %s\n", info->um_names[i],
+			(unsigned long long)info->um_codes[i],
+			info->um_descs[i] ? info->um_descs[i] : "");
+	st->nr++;
+	return 0;
+}
+
+int operf_events_list(FILE *out)
+{
+	struct operf_events evs = { 0 };
+	struct list_state st = { out, 0 };
+	struct opev_ctx *ctx;
+	int err = 0, ret;
+
+	fprintf(out, "Software clock events (these count on every machine):\n"
+		"cpu-clock: CPU time clock; count is the sample period in ns "
+		"(default %u, at least %u)\n"
+		"task-clock: task time clock; count as for cpu-clock\n\n",
+		OPEV_CLOCK_DEFAULT_NS, OPEV_CLOCK_MIN_NS);
+	ret = operf_events_choose(&evs, NULL);
+	if (ret)
+		return 1;
+	if (evs.fallback) {
+		fprintf(out, "No hardware PMU is available here (%s): operf "
+			"and opcontrol use cpu-clock instead.\n",
+			evs.fallback_reason);
+		operf_events_release(&evs);
+		return 0;
+	}
+	fprintf(out, "Hardware events of this cpu (default %s:%llu):\n",
+		evs.events[0].name, (unsigned long long)evs.events[0].period);
+	operf_events_release(&evs);
+	ctx = opev_ctx_new(&err);
+	if (!ctx) {
+		op_error("cannot list the hardware events: %s", opev_strerror(err));
+		return 1;
+	}
+	ret = opev_for_each_event(ctx, list_one, &st);
+	opev_ctx_free(ctx);
+	if (ret) {
+		op_error("cannot list the hardware events: %s", opev_strerror(ret));
+		return 1;
+	}
+	return 0;
 }

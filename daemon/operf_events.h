@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "events/opev.h"
 
@@ -26,5 +27,13 @@ struct operf_events {
  */
 int operf_events_choose(struct operf_events *evs, const char *list);
 void operf_events_release(struct operf_events *evs);
+
+/*
+ * Print the events usable here to out, for opcontrol --list-events and
+ * ophelp: the software clocks with their period limits, then the
+ * hardware events of this cpu, or why there are none (no hardware PMU:
+ * cpu-clock is used instead).  Returns 0, or 1 after printing an error.
+ */
+int operf_events_list(FILE *out);
 
 #endif

@@ -72,7 +72,7 @@ EOF2
 check 'an unknown event: exit 2' fails_with 2 ev -e NO_SUCH_EVENT -d ev true
 check '... with the reason' golden ev <<'EOF2'
 operf: error: unknown event 'NO_SUCH_EVENT': event not found
-hint: use an event libpfm4 knows on this machine (opcontrol --list-events lists them), or cpu-clock
+hint: use an event libpfm4 knows on this machine (ophelp lists them), or cpu-clock
 EOF2
 check 'a period out of range: exit 2' fails_with 2 period -e cpu-clock:100 -d period true
 check '... with the reason' golden period <<'EOF2'

@@ -15,7 +15,7 @@ spin=$WORKLOADS/spinner
 check '--list-events exits 0' sh -c "opcontrol --list-events >events.out 2>events.err"
 check '... listing cpu-clock' grep -q '^cpu-clock: ' events.out
 check '... and saying what hardware can count here' \
-	grep -Eq '^(Hardware events of this cpu|No hardware events: )' events.out
+	grep -Eq '^(Hardware events of this cpu|No hardware PMU is available here )' events.out
 
 # a spinner that runs before the daemon starts
 "$spin" 20 spin.pid >/dev/null &
