@@ -178,7 +178,6 @@ static bool has_action(const struct opcontrol_options *o)
 }
 
 static int apply_setup(const struct opcontrol_options *o, struct odb_setup *setup);
-static int check_vmlinux(const char *path);
 
 static int check_usage(const struct opcontrol_options *o, int nr_args)
 {
@@ -206,7 +205,7 @@ static int check_setup_values(const struct opcontrol_options *o)
 	int ret = apply_setup(o, &scratch);
 
 	if (!ret && o->vmlinux)
-		ret = check_vmlinux(o->vmlinux);
+		ret = opd_front_check_vmlinux(o->vmlinux);
 	odb_setup_release(&scratch);
 	return ret;
 }
@@ -256,23 +255,6 @@ static int apply_setup(const struct opcontrol_options *o, struct odb_setup *setu
 	return 0;
 }
 
-/* --vmlinux names a readable ELF file?  0, or -1 (said why) */
-static int check_vmlinux(const char *path)
-{
-	unsigned char magic[4] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
-
-	if (fd < 0)
-		return op_usage_error("--vmlinux '%s': %s", path, strerror(errno));
-	n = read(fd, magic, sizeof(magic));
-	close(fd);
-	if (n != 4 || memcmp(magic, "\177ELF", 4))
-		return op_usage_error("--vmlinux '%s': not an ELF file (give the "
-				      "uncompressed vmlinux)", path);
-	return 0;
-}
-
 /* save the setup; 0, 1 or 2 */
 static int do_setup(struct opcontrol *c)
 {
@@ -288,7 +270,7 @@ static int do_setup(struct opcontrol *c)
 		odb_setup_release(&setup);
 		memset(&setup, 0, sizeof(setup));
 	}
-	ret = apply_setup(c->o, &setup) || (c->o->vmlinux && check_vmlinux(c->o->vmlinux))
+	ret = apply_setup(c->o, &setup) || (c->o->vmlinux && opd_front_check_vmlinux(c->o->vmlinux))
 	      ? 2 : 0;
 	if (!ret && setup.events) {
 		/* the events must parse and exist here: said now, not at --start */

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 
 #include "daemon/opd_front.h"
 #include "daemon/opd_jit.h"
@@ -18,6 +21,7 @@
 #include "libutil/op_file.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
+#include "libutil/op_popt.h"
 #include "libutil/op_vdso.h"
 
 #define TEXT_MAX ((size_t)256 << 20)
@@ -331,4 +335,53 @@ void opd_front_info_events(const struct operf_events *evs, const struct opd_perf
 		info->kernel_excluded = true;
 		info->kernel_excluded_reason = op_xstrdup("perf_event_paranoid");
 	}
+}
+
+int opd_front_parse_verbose(const char *list)
+{
+	static const char *const known[] = { "debug", "perf_events", "misc",
+					     "sfile", "arcs", "all" };
+	enum op_msg_level level = OP_MSG_VERBOSE;
+	char *copy = op_xstrdup(list), *save = NULL, *tok;
+	int ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(tok, known[i]))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			op_usage_error("unknown --verbose level '%s' (debug, perf_events, "
+				       "misc, sfile, arcs, all)", tok);
+			ret = -1;
+			break;
+		}
+		if (!strcmp(tok, "all") || !strcmp(tok, "debug"))
+			level = OP_MSG_DEBUG;
+	}
+	free(copy);
+	if (!ret)
+		op_msg_set_level(level);
+	return ret;
+}
+
+int opd_front_check_vmlinux(const char *path)
+{
+	unsigned char magic[4];
+	struct stat st;
+	size_t got = 0;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return op_usage_error("--vmlinux '%s': %s", path, op_strerror(-errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		ret = op_usage_error("--vmlinux '%s': not a regular file", path);
+	else if (op_read_all(fd, magic, sizeof(magic), &got) || got != sizeof(magic) ||
+		 memcmp(magic, "\177ELF", 4))
+		ret = op_usage_error("--vmlinux '%s': not an ELF file (give the "
+				     "uncompressed vmlinux, not a vmlinuz)", path);
+	close(fd);
+	return ret;
 }

@@ -95,4 +95,17 @@ void opd_front_write_files(const struct opd_session *s, struct opd_engine *e,
 void opd_front_info_events(const struct operf_events *evs, const struct opd_perf *perf,
 			   struct odb_session_info *info);
 
+/*
+ * -V LEVELS of operf and oprofiled (debug, perf_events, misc, sfile,
+ * arcs, all): any turns on debug output, debug and all the most.  0, or
+ * -1 after a usage error naming the bad level.
+ */
+int opd_front_parse_verbose(const char *list);
+
+/*
+ * --vmlinux names a readable ELF file (operf, opcontrol)?  0, or -1
+ * after a usage error saying why not.
+ */
+int opd_front_check_vmlinux(const char *path);
+
 #endif

@@ -139,36 +139,6 @@ static void options_release(struct operf_options *o)
 	free(o->verbose);
 }
 
-/* -V levels: any level turns on debug output, all/debug the most */
-static int parse_verbose(const char *list)
-{
-	static const char *const known[] = { "debug", "perf_events", "misc",
-					     "sfile", "arcs", "all" };
-	enum op_msg_level level = OP_MSG_VERBOSE;
-	char *copy = op_xstrdup(list), *save = NULL, *tok;
-	int ret = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-			if (!strcmp(tok, known[i]))
-				break;
-		if (i == sizeof(known) / sizeof(known[0])) {
-			op_usage_error("unknown --verbose level '%s' (debug, perf_events, "
-				       "misc, sfile, arcs, all)", tok);
-			ret = -1;
-			break;
-		}
-		if (!strcmp(tok, "all") || !strcmp(tok, "debug"))
-			level = OP_MSG_DEBUG;
-	}
-	free(copy);
-	if (!ret)
-		op_msg_set_level(level);
-	return ret;
-}
-
 
 static int setup_signals(struct run *r)
 {
@@ -400,27 +370,6 @@ static int command_status(const struct run *r)
 	return 0;
 }
 
-/* --vmlinux names a readable ELF file?  Says why not (a usage error) */
-static int check_vmlinux(const char *path)
-{
-	unsigned char magic[4];
-	struct stat st;
-	size_t got = 0;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return op_usage_error("--vmlinux '%s': %s", path, op_strerror(-errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		ret = op_usage_error("--vmlinux '%s': not a regular file", path);
-	else if (op_read_all(fd, magic, sizeof(magic), &got) || got != sizeof(magic) ||
-		 memcmp(magic, "\177ELF", 4))
-		ret = op_usage_error("--vmlinux '%s': not an ELF file (give the "
-				     "uncompressed vmlinux, not a vmlinuz)", path);
-	close(fd);
-	return ret;
-}
-
 /* operf --convert takes everything but the session from the recording */
 static int check_convert_usage(const struct operf_options *o, int nr_args)
 {
@@ -433,7 +382,7 @@ static int check_convert_usage(const struct operf_options *o, int nr_args)
 				      "recording: give only --session-dir and --verbose");
 	if (o->session_dir && !*o->session_dir)
 		return op_usage_error("--session-dir is empty: give a directory");
-	if (o->verbose && parse_verbose(o->verbose))
+	if (o->verbose && opd_front_parse_verbose(o->verbose))
 		return -1;
 	return 0;
 }
@@ -452,9 +401,9 @@ static int check_usage(const struct operf_options *o, int nr_args)
 		return op_usage_error("--pid needs a positive process id");
 	if (o->session_dir && !*o->session_dir)
 		return op_usage_error("--session-dir is empty: give a directory");
-	if (o->vmlinux && check_vmlinux(o->vmlinux))
+	if (o->vmlinux && opd_front_check_vmlinux(o->vmlinux))
 		return -1;
-	if (o->verbose && parse_verbose(o->verbose))
+	if (o->verbose && opd_front_parse_verbose(o->verbose))
 		return -1;
 	return 0;
 }

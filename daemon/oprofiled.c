@@ -82,33 +82,6 @@ static void options_release(struct oprofiled_options *o)
 	free(o->verbose);
 }
 
-/* -V levels, as operf's: any turns on debug output, all and debug the most */
-static int parse_verbose(const char *list)
-{
-	static const char *const known[] = { "debug", "perf_events", "misc",
-					     "sfile", "arcs", "all" };
-	enum op_msg_level level = OP_MSG_VERBOSE;
-	const char *p = list;
-	size_t i;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-
-		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-			if (strlen(known[i]) == len && !strncmp(p, known[i], len))
-				break;
-		if (!len || i == sizeof(known) / sizeof(known[0]))
-			return op_usage_error("unknown --verbose level '%.*s' (debug, "
-					      "perf_events, misc, sfile, arcs, all)",
-					      (int)len, p);
-		if (i == 0 || i == 5)
-			level = OP_MSG_DEBUG;
-		p += len + (p[len] == ',');
-	}
-	op_msg_set_level(level);
-	return 0;
-}
-
 static int check_usage(const struct oprofiled_options *o, int nr_args)
 {
 	if (nr_args)
@@ -119,7 +92,7 @@ static int check_usage(const struct oprofiled_options *o, int nr_args)
 	if (o->session_dir && o->session_dir[0] != '/')
 		return op_usage_error("--session-dir must be an absolute path (the "
 				      "daemon runs in its session directory)");
-	if (o->verbose && parse_verbose(o->verbose))
+	if (o->verbose && opd_front_parse_verbose(o->verbose))
 		return -1;
 	return 0;
 }
