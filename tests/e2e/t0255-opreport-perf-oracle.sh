@@ -4,7 +4,8 @@
 # COMMAND` samples one execution with both tools, and opreport's image
 # summary and -l agree with perf's samples of the command
 # (tests/tools/perf_oracle.py): each image's share, and each of the ten
-# largest named symbols, within 1 percentage point.  Real Debian
+# largest named symbols, within 1 percentage point or, when wider, four
+# standard deviations of two independent samplers' noise.  Real Debian
 # programs: xz (stripped liblzma), bzip2 (stripped libbz2), python3 (the
 # interpreter's exported functions, libc's).  opreport is given the
 # command's application (the one with most samples), as perf is given
