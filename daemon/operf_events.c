@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +82,7 @@ fallback:
 }
 
 static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
-		       const char *list)
+		       const char *list, bool probe)
 {
 	struct opev_spec *specs = NULL;
 	struct op_err err = { "" };
@@ -112,7 +114,7 @@ static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
 			}
 		}
 		evs->nr = i + 1;
-		ret = opd_perf_probe(&evs->events[i]);
+		ret = probe ? opd_perf_probe(&evs->events[i]) : 0;
 		if (ret) {
 			op_error("event '%s' cannot be opened: %s", evs->events[i].name,
 				 ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ?
@@ -144,7 +146,23 @@ int operf_events_choose(struct operf_events *evs, const char *list)
 		op_error("cannot initialise the event library: %s", opev_strerror(err));
 		return 1;
 	}
-	ret = list ? choose_list(evs, ctx, list) : choose_default(evs, ctx);
+	ret = list ? choose_list(evs, ctx, list, true) : choose_default(evs, ctx);
+	opev_ctx_free(ctx);
+	return ret;
+}
+
+int operf_events_encode(struct operf_events *evs, const char *list)
+{
+	struct opev_ctx *ctx;
+	int err = 0, ret;
+
+	memset(evs, 0, sizeof(*evs));
+	ctx = opev_ctx_new(&err);
+	if (!ctx) {
+		op_error("cannot initialise the event library: %s", opev_strerror(err));
+		return 1;
+	}
+	ret = choose_list(evs, ctx, list, false);
 	opev_ctx_free(ctx);
 	return ret;
 }
@@ -176,18 +194,44 @@ static int list_one(const struct opev_info *info, void *data)
 	return 0;
 }
 
-int operf_events_list(FILE *out)
+static void list_clocks(FILE *out)
 {
-	struct operf_events evs = { 0 };
-	struct list_state st = { out, 0 };
-	struct opev_ctx *ctx;
-	int err = 0, ret;
-
 	fprintf(out, "Software clock events (these count on every machine):\n"
 		"cpu-clock: CPU time clock; count is the sample period in ns "
 		"(default %u, at least %u)\n"
 		"task-clock: task time clock; count as for cpu-clock\n\n",
 		OPEV_CLOCK_DEFAULT_NS, OPEV_CLOCK_MIN_NS);
+}
+
+/* the hardware events libpfm4 has for ctx, after their heading */
+static int list_hardware(FILE *out, const char *heading)
+{
+	struct list_state st = { out, 0 };
+	struct opev_ctx *ctx;
+	int err = 0, ret;
+
+	ctx = opev_ctx_new(&err);
+	if (!ctx) {
+		op_error("cannot list the hardware events: %s", opev_strerror(err));
+		return 1;
+	}
+	fputs(heading, out);
+	ret = opev_for_each_event(ctx, list_one, &st);
+	opev_ctx_free(ctx);
+	if (ret) {
+		op_error("cannot list the hardware events: %s", opev_strerror(ret));
+		return 1;
+	}
+	return 0;
+}
+
+int operf_events_list(FILE *out)
+{
+	struct operf_events evs = { 0 };
+	char heading[256];
+	int ret;
+
+	list_clocks(out);
 	ret = operf_events_choose(&evs, NULL);
 	if (ret)
 		return 1;
@@ -198,19 +242,31 @@ int operf_events_list(FILE *out)
 		operf_events_release(&evs);
 		return 0;
 	}
-	fprintf(out, "Hardware events of this cpu (default %s:%llu):\n",
-		evs.events[0].name, (unsigned long long)evs.events[0].period);
+	snprintf(heading, sizeof(heading), "Hardware events of this cpu (default %s:%llu):\n",
+		 evs.events[0].name, (unsigned long long)evs.events[0].period);
 	operf_events_release(&evs);
-	ctx = opev_ctx_new(&err);
-	if (!ctx) {
-		op_error("cannot list the hardware events: %s", opev_strerror(err));
-		return 1;
+	return list_hardware(out, heading);
+}
+
+int operf_events_list_tables(FILE *out, uint32_t cpu_type)
+{
+	const char *name = opev_cpu_name(cpu_type);
+	const char *def = opev_cpu_default_name(cpu_type);
+	char heading[256];
+
+	list_clocks(out);
+	if (cpu_type == OPEV_CPU_TIMER) {
+		fprintf(out, "timer has no hardware events: only the software "
+			"clocks above.\n");
+		return 0;
 	}
-	ret = opev_for_each_event(ctx, list_one, &st);
-	opev_ctx_free(ctx);
-	if (ret) {
-		op_error("cannot list the hardware events: %s", opev_strerror(ret));
-		return 1;
+	if (!opev_cpu_pmu_name(cpu_type)) {
+		fprintf(out, "libpfm4 has no event tables for %s: only the software "
+			"clocks above.\n", name ? name : "this cpu type");
+		return 0;
 	}
-	return 0;
+	snprintf(heading, sizeof(heading), "Hardware events of %s, from libpfm4's "
+		 "tables, not tried on this machine (default %s%s):\n", name,
+		 def ? def : "none", def ? ":100000" : "");
+	return list_hardware(out, heading);
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "events/opev.h"
@@ -29,11 +30,26 @@ int operf_events_choose(struct operf_events *evs, const char *list);
 void operf_events_release(struct operf_events *evs);
 
 /*
+ * Fill evs from the --events list as operf_events_choose() does, but
+ * without trying to open them: for ophelp --cpu-type, whose events are
+ * another machine's.  Returns 0 or 2 (message printed).
+ */
+int operf_events_encode(struct operf_events *evs, const char *list);
+
+/*
  * Print the events usable here to out, for opcontrol --list-events and
  * ophelp: the software clocks with their period limits, then the
  * hardware events of this cpu, or why there are none (no hardware PMU:
  * cpu-clock is used instead).  Returns 0, or 1 after printing an error.
  */
 int operf_events_list(FILE *out);
+
+/*
+ * Print the software clocks, then the hardware events libpfm4's tables
+ * have for cpu_type, not tried here (ophelp --cpu-type: the caller has
+ * set LIBPFM_FORCE_PMU to opev_cpu_pmu_name(cpu_type) before libpfm4
+ * started), or that it has none.  Returns 0, or 1 after an error.
+ */
+int operf_events_list_tables(FILE *out, uint32_t cpu_type);
 
 #endif

@@ -468,12 +468,13 @@ void opd_perf_close(struct opd_perf *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int opd_perf_probe(const struct opev_event *ev)
+static int probe(const struct opev_event *ev, uint64_t sample_type,
+		 unsigned max_stack)
 {
 	struct perf_event_attr attr;
 	int fd;
 
-	fill_attr(&attr, ev, OPD_SAMPLE_TYPE, false, false, 4096, 0);
+	fill_attr(&attr, ev, sample_type, false, false, 4096, max_stack);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd == -EACCES || fd == -EPERM) {
 		attr.exclude_kernel = 1;
@@ -483,6 +484,16 @@ int opd_perf_probe(const struct opev_event *ev)
 		return fd;
 	close(fd);
 	return 0;
+}
+
+int opd_perf_probe(const struct opev_event *ev)
+{
+	return probe(ev, OPD_SAMPLE_TYPE, 0);
+}
+
+int opd_perf_probe_callchain(const struct opev_event *ev, unsigned max_stack)
+{
+	return probe(ev, OPD_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN, max_stack);
 }
 
 int opd_perf_paranoid(void)

@@ -117,6 +117,8 @@ void opd_perf_close(struct opd_perf *p);
  * (-ENOENT / -EOPNOTSUPP: not supported here, e.g. no hardware PMU).
  */
 int opd_perf_probe(const struct opev_event *ev);
+/* the same, sampling call chains of up to max_stack frames too */
+int opd_perf_probe_callchain(const struct opev_event *ev, unsigned max_stack);
 
 /* highest online CPU + 1, from /sys/devices/system/cpu/online */
 uint32_t opd_perf_nr_cpus(void);

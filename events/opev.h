@@ -177,6 +177,24 @@ int opev_software_clock(struct opev_event *ev, uint64_t period_ns);
 
 /* OProfile's name of an op_cpu number ("i386/skylake"), NULL if unknown */
 const char *opev_cpu_name(uint32_t cpu_type);
+/*
+ * The op_cpu number of text: OProfile's name ("i386/skylake", any case)
+ * or the decimal number (0 to OPEV_NR_CPU_TYPES - 1).  0, or
+ * OPEV_ERR_UNKNOWN_CPU.
+ */
+int opev_cpu_parse(const char *text, uint32_t *cpu_type);
+/*
+ * libpfm4's name of the core PMU whose tables describe cpu_type ("skl"
+ * for i386/skylake, what LIBPFM_FORCE_PMU takes), or NULL when libpfm4
+ * has none for it (timer, MIPS, ...)
+ */
+const char *opev_cpu_pmu_name(uint32_t cpu_type);
+/*
+ * OProfile's default event of cpu_type, without a count
+ * ("CPU_CLK_UNHALTED"), or NULL where it has none we can encode (timer,
+ * the Pentium 4, whose default needs a unit mask)
+ */
+const char *opev_cpu_default_name(uint32_t cpu_type);
 /* how OProfile 1.4's reports name it ("Intel Skylake microarchitecture"),
  * or NULL past the table */
 const char *opev_cpu_display_name(uint32_t cpu_type);
@@ -229,7 +247,8 @@ int opev_for_each_event(const struct opev_ctx *ctx, opev_info_fn fn,
 	OPEV_ERROR(NO_MODE, "event counts in neither kernel nor user mode") \
 	OPEV_ERROR(UNKNOWN_EVENT, "unknown event")			\
 	OPEV_ERROR(NO_DEFAULT, "no default hardware event for this cpu")	\
-	OPEV_ERROR(PFM_INIT, "cannot initialise libpfm4")
+	OPEV_ERROR(PFM_INIT, "cannot initialise libpfm4")		\
+	OPEV_ERROR(UNKNOWN_CPU, "unknown cpu type")
 
 enum opev_error {
 	OPEV_ERR_BASE = -6000,

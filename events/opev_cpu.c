@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -106,6 +107,30 @@ _Static_assert(sizeof(cpu_names) / sizeof(cpu_names[0]) == 88,
 const char *opev_cpu_name(uint32_t cpu_type)
 {
 	return cpu_type < OPEV_NR_CPU_TYPES ? cpu_names[cpu_type] : NULL;
+}
+
+int opev_cpu_parse(const char *text, uint32_t *cpu_type)
+{
+	uint32_t i;
+	size_t len;
+
+	if (!text || !cpu_type)
+		return OPEV_ERR_UNKNOWN_CPU;
+	len = strlen(text);
+	if (len && len <= 2 && strspn(text, "0123456789") == len) {
+		i = (uint32_t)strtoul(text, NULL, 10);
+		if (i >= OPEV_NR_CPU_TYPES)
+			return OPEV_ERR_UNKNOWN_CPU;
+		*cpu_type = i;
+		return 0;
+	}
+	for (i = 0; i < OPEV_NR_CPU_TYPES; i++) {
+		if (!strcasecmp(text, cpu_names[i])) {
+			*cpu_type = i;
+			return 0;
+		}
+	}
+	return OPEV_ERR_UNKNOWN_CPU;
 }
 
 const char *opev_cpu_display_name(uint32_t cpu_type)
@@ -305,7 +330,7 @@ uint32_t opev_cpu_fallback(enum opev_style *style)
 }
 #endif
 
-const char *opev_cpu_default_event(uint32_t cpu_type)
+const char *opev_cpu_default_name(uint32_t cpu_type)
 {
 	const char *name = opev_cpu_name(cpu_type);
 
@@ -325,7 +350,7 @@ const char *opev_cpu_default_event(uint32_t cpu_type)
 	return NULL;
 }
 
-const char *opev_cpu_pmu(uint32_t cpu_type)
+const char *opev_cpu_pmu_name(uint32_t cpu_type)
 {
 	size_t i;
 
@@ -334,3 +359,4 @@ const char *opev_cpu_pmu(uint32_t cpu_type)
 			return pmu_map[i].pmu;
 	return NULL;
 }
+

@@ -51,7 +51,7 @@ static const char *um_desc(int e, const pfm_event_info_t *ei, uint32_t um)
 int opev_describe(uint32_t cpu_type, const char *event, uint32_t um, char *desc,
 		  size_t desc_size, char *umdesc, size_t umdesc_size)
 {
-	const char *pmu = opev_cpu_pmu(cpu_type), *ud;
+	const char *pmu = opev_cpu_pmu_name(cpu_type), *ud;
 	pfm_event_info_t ei;
 	pfm_pmu_info_t pi;
 	int p, e;

@@ -558,7 +558,7 @@ int opev_default_event(const struct opev_ctx *ctx, struct opev_event *ev,
 
 	if (!ctx || !ev)
 		return -EINVAL;
-	name = opev_cpu_default_event(ctx->cpu_type);
+	name = opev_cpu_default_name(ctx->cpu_type);
 	if (!name) {
 		op_err_set(err, "no default event for cpu type %s",
 			   opev_cpu_name(ctx->cpu_type));

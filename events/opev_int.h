@@ -50,12 +50,8 @@ bool opev_cpu_of_pmu(const char *pmu_name, uint32_t *cpu_type,
  */
 bool opev_cpu_of_new_pmu(const char *pmu_name, uint32_t *cpu_type,
 			 enum opev_style *style);
-/* the first libpfm4 PMU of a cpu type ("skl" for i386/skylake), or NULL */
-const char *opev_cpu_pmu(uint32_t cpu_type);
 /* the type for a machine without a core PMU libpfm4 knows (cpuid) */
 uint32_t opev_cpu_fallback(enum opev_style *style);
-/* OProfile's default event name for a cpu type (oprofile-ng-formats(5)), or NULL */
-const char *opev_cpu_default_event(uint32_t cpu_type);
 
 /* opev_generic.c: perf's generic event names */
 

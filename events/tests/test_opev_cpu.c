@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -81,6 +82,43 @@ static void test_table_whole(void **state)
 			if (!strcmp(n, opev_cpu_name(b)))
 				fail_msg("types %u and %u are both '%s'", a, b, n);
 	}
+}
+
+/* names (any case) and numbers back to the type; the rest refused */
+static void test_parse(void **state)
+{
+	static const char *const bad[] = {
+		"", "88", "100", "-1", "i386", "i386/", "skylake", "i386/skylake ",
+		" 80", "8a", "0x10", "i386/skylakeX",
+	};
+	uint32_t t, a;
+	char num[8];
+	size_t i;
+
+	(void)state;
+	for (a = 0; a < OPEV_NR_CPU_TYPES; a++) {
+		t = 1000;
+		assert_int_equal(opev_cpu_parse(opev_cpu_name(a), &t), 0);
+		assert_int_equal(t, a);
+		snprintf(num, sizeof(num), "%u", a);
+		t = 1000;
+		assert_int_equal(opev_cpu_parse(num, &t), 0);
+		assert_int_equal(t, a);
+	}
+	assert_int_equal(opev_cpu_parse("I386/SKYLAKE", &t), 0);
+	assert_int_equal(t, 80);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = 1000;
+		if (opev_cpu_parse(bad[i], &t) != OPEV_ERR_UNKNOWN_CPU)
+			fail_msg("'%s' was taken", bad[i]);
+		assert_int_equal(t, 1000);
+	}
+	assert_int_equal(opev_cpu_parse(NULL, &t), OPEV_ERR_UNKNOWN_CPU);
+	assert_int_equal(opev_cpu_parse("timer", NULL), OPEV_ERR_UNKNOWN_CPU);
+	assert_string_equal(opev_strerror(OPEV_ERR_UNKNOWN_CPU), "unknown cpu type");
+	/* the tables' PMU: Skylake's is libpfm4's skl, the timer has none */
+	assert_string_equal(opev_cpu_pmu_name(80), "skl");
+	assert_null(opev_cpu_pmu_name(OPEV_CPU_TIMER));
 }
 
 static void test_pmu_map(void **state)
@@ -230,7 +268,7 @@ static void test_default_event(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		const char *got = opev_cpu_default_event(rows[i].type);
+		const char *got = opev_cpu_default_name(rows[i].type);
 
 		if (rows[i].name ? !got || strcmp(got, rows[i].name) : got != NULL)
 			fail_msg("row at line %d: '%s'", rows[i].line,
@@ -272,6 +310,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_table_whole),
+		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_pmu_map),
 		cmocka_unit_test(test_new_pmu),
 		cmocka_unit_test(test_fallback),

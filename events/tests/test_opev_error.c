@@ -22,7 +22,7 @@ static void test_distinct(void **state)
 
 	(void)state;
 	assert_true(OPEV_ERR_BASE < -4096);
-	assert_int_equal(OPEV_ERR_END - OPEV_ERR_BASE - 1, 12);
+	assert_int_equal(OPEV_ERR_END - OPEV_ERR_BASE - 1, 13);
 	for (a = OPEV_ERR_BASE + 1; a < OPEV_ERR_END; a++) {
 		const char *m = opev_strerror(a);
 

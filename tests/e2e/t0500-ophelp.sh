@@ -6,7 +6,11 @@
 # statuses; --unit-mask prints one event's unit mask; --get-default-event
 # and --get-cpu-type name cpu-clock and timer without a PMU; --xml is
 # well-formed and, given OPHELP_XSD, valid against OProfile's schema;
-# --check reports one line per fact; usage errors exit 2.
+# --check reports one line per fact; --extra-mask prints config1;
+# --cpu-type answers from libpfm4's tables of another cpu (Skylake's
+# events listed, encoded, in XML; types without tables); --callgraph
+# checks call-chain sampling against perf_event_max_stack; usage errors
+# exit 2.
 . "$top_srcdir/tests/lib.sh"
 
 # runs NAME STATUS ARGS...: ophelp ARGS exits STATUS, output in NAME.out/.err
@@ -130,6 +134,85 @@ elif ! test -r "$OPHELP_XSD"; then
 else
 	check "$what" xmllint --noout --schema "$OPHELP_XSD" xml.out
 fi
+
+# --- --extra-mask -----------------------------------------------------------
+check '--extra-mask of cpu-clock: exit 0' runs em 0 --extra-mask cpu-clock
+check '... 0' has em.out 0
+check '-E is --extra-mask' runs em2 0 -E task-clock:20000
+check '... 0' has em2.out 0
+check 'an unknown event: exit 2' runs em3 2 -E NO_SUCH_EVENT
+check 'two events: exit 2' runs em4 2 -E cpu-clock,task-clock
+check '... with the reason' has em4.err 'ophelp: error: --extra-mask takes one event, not 2'
+
+# --- --cpu-type: libpfm4's tables of another cpu ----------------------------
+if runs sky 0 --cpu-type=i386/skylake; then
+	check '--cpu-type=i386/skylake: the software clocks first' eval \
+		'head -n 4 sky.out >sky.soft && compare "$srcdir/e2e/golden/t0500-software" sky.soft'
+	check '... then the heading of the tables, with the default event' has sky.out \
+		"Hardware events of i386/skylake, from libpfm4's tables, not tried on this machine (default cpu_clk_unhalted:100000):"
+	check '... INST_RETIRED and its unit masks' eval \
+		'grep -q "^INST_RETIRED: " sky.out && grep -q "^	ANY_P (0x[0-9a-f]*): " sky.out'
+	check '-c 80 (its number) is the same list' eval \
+		'ophelp -c 80 >sky80.out 2>&1 && compare sky.out sky80.out'
+	check '... --get-cpu-type names it' eval \
+		'ophelp -c i386/skylake -r >skyr.out && has skyr.out i386/skylake'
+	check '... --get-default-event: OProfile default of the type' eval \
+		'ophelp -c i386/skylake -d >skyd.out && has skyd.out cpu_clk_unhalted:100000'
+	check '... and of x86-64/family15h' eval \
+		'ophelp -c x86-64/family15h -d >f15.out && has f15.out CPU_CLK_UNHALTED:100000'
+	check '... --check-events encodes its events: exit 0' runs skye 0 \
+		-c i386/skylake -e INST_RETIRED:200000,cpu-clock
+	check '... each ok' eval \
+		'printf "INST_RETIRED:200000: ok\ncpu-clock:250000: ok\n" >skye.want && compare skye.want skye.out'
+	check '... and says they were not tried here' has skye.err \
+		"ophelp: note: checked against i386/skylake's event tables; whether they count on this machine was not tried"
+	check '... an event the type lacks: exit 2' runs skyn 2 -c i386/skylake -e NO_SUCH_EVENT:100000
+	check '... --unit-mask of one of its events' eval \
+		'ophelp -c i386/skylake -u INST_RETIRED:200000:any_p >skyu.out && has skyu.out any_p'
+	check '... --extra-mask of an offcore event is not 0' eval \
+		'ophelp -c i386/skylake -E OFFCORE_RESPONSE_0:100000 >skyo.out && has_re skyo.out "^[1-9][0-9]*$"'
+	check '... --xml: exit 0' runs skyx 0 -c i386/skylake --xml
+	check '... titled with the type' has_re skyx.out '<header title="i386/skylake" '
+	check '... INST_RETIRED in it' has_re skyx.out '<event event_name="INST_RETIRED" '
+	if command -v xmllint >/dev/null 2>&1; then
+		check '... well-formed' xmllint --noout skyx.out
+	else
+		skip '... well-formed' "xmllint is not installed"
+	fi
+else
+	skip '--cpu-type=i386/skylake' "libpfm4 here has no Skylake tables: $(head -n 1 sky.err)"
+fi
+check '--cpu-type=timer: exit 0' runs tim 0 -c timer
+check '... the clocks and no hardware events' has tim.out \
+	'timer has no hardware events: only the software clocks above.'
+check '... its default event is cpu-clock' eval \
+	'ophelp -c timer -d >timd.out && has timd.out cpu-clock:250000'
+check '--cpu-type=mips/24K: exit 0' runs mips 0 -c mips/24K
+check '... says libpfm4 has no tables' has mips.out \
+	'libpfm4 has no event tables for mips/24K: only the software clocks above.'
+check 'an unknown cpu type: exit 2' runs badcpu 2 -c i386/no-such
+check '... with the reason' has badcpu.err "ophelp: error: unknown cpu type 'i386/no-such'"
+check '... and a hint naming the form' has_re badcpu.err '^hint: give OProfile.s name of a cpu type'
+check 'a number past the table: exit 2' runs badcpu2 2 -c 88
+check '--cpu-type with --check: exit 2' runs cpuchk 2 -c timer --check
+
+# --- --callgraph ------------------------------------------------------------
+max_stack=$(cat /proc/sys/kernel/perf_event_max_stack 2>/dev/null)
+if test -n "$max_stack"; then
+	check '--callgraph=8 -e cpu-clock: exit 0' runs cg 0 --callgraph=8 -e cpu-clock
+	check '... ok' has cg.out 'cpu-clock:250000: ok'
+	over=$((max_stack + 1))
+	check "--callgraph=$over, past perf_event_max_stack: exit 1" runs cgbig 1 \
+		--callgraph=$over -e cpu-clock
+	check '... with the reason' has cgbig.err \
+		"ophelp: error: a call-chain depth of $over is more than this kernel's limit of $max_stack frames"
+	check '... and a hint' has_re cgbig.err '^hint: raise /proc/sys/kernel/perf_event_max_stack'
+else
+	skip '--callgraph' 'this kernel has no /proc/sys/kernel/perf_event_max_stack'
+fi
+check '--callgraph without --check-events: exit 2' runs cgonly 2 --callgraph=3
+check '--callgraph=70000: exit 2' runs cgrange 2 --callgraph=70000 -e cpu-clock
+check '--callgraph with --cpu-type: exit 2' runs cgcpu 2 --callgraph=3 -c timer -e cpu-clock
 
 # --- usage ------------------------------------------------------------------
 check 'an unknown option: exit 2' runs opt 2 --no-such-option
