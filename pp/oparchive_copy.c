@@ -47,8 +47,12 @@ static void catch_signals(struct sigaction *old)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
+	for (i = 0; i < NR_STOP_SIGNALS; i++) {
 		sigaction(stop_signals[i], &sa, &old[i]);
+		/* one ignored when we started (nohup, a background job) stays so */
+		if (old[i].sa_handler == SIG_IGN)
+			sigaction(stop_signals[i], &old[i], NULL);
+	}
 }
 
 static void restore_signals(const struct sigaction *old)

@@ -202,16 +202,31 @@ struct paths {
 	size_t nr, alloc;
 };
 
-static void paths_add(struct paths *p, const struct odb_image_id *id)
+/* add the binary at path (absolute); what is under /proc is no file */
+static void paths_add_path(struct paths *p, const char *path)
 {
-	if (id->kind != ODB_IMAGE_FILE || id->name[0] != '/' ||
-	    !strncmp(id->name, "/proc/", 6))
+	if (path[0] != '/' || !strncmp(path, "/proc/", 6))
 		return;
 	if (p->nr == p->alloc) {
 		p->alloc = p->alloc ? 2 * p->alloc : 32;
 		p->v = op_xreallocarray(p->v, p->alloc, sizeof(*p->v));
 	}
-	p->v[p->nr++] = op_xstrdup(id->name);
+	p->v[p->nr++] = op_xstrdup(path);
+}
+
+/*
+ * add the binary of image: a file; for the kernel without a vmlinux
+ * image ({kern}/no-vmlinux), the vmlinux given to operf --vmlinux, which
+ * the report tools read its symbols from (pp_sym_opts.vmlinux)
+ */
+static void paths_add(struct paths *p, const struct odb_image_id *id,
+		      const struct ppt_job *job)
+{
+	if (id->kind == ODB_IMAGE_FILE)
+		paths_add_path(p, id->name);
+	else if (id->kind == ODB_IMAGE_KERNEL && !strcmp(id->name, "no-vmlinux") &&
+		 job->info.run.vmlinux && job->info.run.vmlinux[0])
+		paths_add_path(p, job->info.run.vmlinux);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -406,10 +421,10 @@ void oa_plan_make(struct oa_plan *plan, struct ppt_job *job, bool exclude_depend
 		if (exclude_dependent && dependent(&f->name))
 			continue;
 		add_sample_file(plan, job, f);
-		paths_add(&bins, &f->name.app);
-		paths_add(&bins, &f->name.image);
+		paths_add(&bins, &f->name.app, job);
+		paths_add(&bins, &f->name.image, job);
 		if (f->name.is_cg)
-			paths_add(&bins, &f->name.cg);
+			paths_add(&bins, &f->name.cg, job);
 	}
 	paths_unique(&bins);
 	for (i = 0; i < bins.nr; i++)

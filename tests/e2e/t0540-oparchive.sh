@@ -183,6 +183,16 @@ check '... warned about' grep -q "evil' is a symbolic link: not archived" link.e
 check '... and not followed' test ! -e "arch4$S/samples/current/evil"
 rm sess/samples/current/evil
 
+# the vmlinux given to operf --vmlinux (any ELF file will do here)
+cp bin/sprog.debug bin/vmlinux
+check 'operf --vmlinux' profile kern -e cpu-clock --vmlinux="$B/vmlinux" -d ksess "$B/sprog"
+if grep -q '([1-9][0-9]* kernel' kern.err; then
+	check '... oparchive -l lists the vmlinux' \
+		sh -c "'$OPARCHIVE' --session-dir=ksess -l 2>/dev/null | grep -qx '$B/vmlinux'"
+else
+	skip '... oparchive -l lists the vmlinux' 'no kernel samples in that run'
+fi
+
 # --- bad input ----------------------------------------------------------------
 check 'no session: exit 1' status 1 nosess --session-dir=nosuch -o bad1
 check '... saying so' grep -q "^oparchive: error: cannot use session directory" nosess.err
@@ -219,6 +229,37 @@ if test "$(id -u)" = 0 && mkdir small && mount -t tmpfs -o size=1m tmpfs small 2
 	umount small
 else
 	skip 'a full disk' 'needs root and a small tmpfs'
+fi
+
+# --- a signal mid-copy ----------------------------------------------------------
+# a 1 GiB file (sparse) in the session takes long enough to copy for a
+# SIGTERM to land while it is half-written (SIGINT: a background job of a
+# script ignores it)
+if test "$(id -u)" = 0 && mkdir big && mount -t tmpfs -o size=2g tmpfs big 2>mount.err; then
+	trap 'umount "$T/big" 2>/dev/null; cleanup' EXIT
+	mkdir -p sess/samples/current/jit
+	truncate -s 1G sess/samples/current/jit/big
+	"$OPARCHIVE" --session-dir=sess -o big/arch >sig.out 2>sig.err &
+	spid=$!
+	kill_at_exit $spid
+	if wait_until 20 sh -c "test -n \"\$(find big/arch -name big.tmp 2>/dev/null)\" ||
+				! kill -0 $spid 2>/dev/null"; then
+		kill -TERM $spid 2>/dev/null
+	fi
+	wait $spid
+	src=$?
+	if test "$src" != 0; then
+		check 'SIGTERM mid-copy: exit 1' test "$src" = 1
+		check '... saying so' grep -q '^oparchive: error: stopped by signal 15: ' sig.err
+		check '... no .tmp left' no_tmp big
+		check '... nor the file being copied' test -z "$(find big/arch -name big)"
+	else
+		skip 'SIGTERM mid-copy' 'the copy ended before the signal came'
+	fi
+	rm -f sess/samples/current/jit/big
+	umount big
+else
+	skip 'SIGTERM mid-copy' 'needs root and a tmpfs'
 fi
 
 # --- progress on a terminal -----------------------------------------------------
