@@ -192,9 +192,10 @@ static enum copy_result copy_item(const struct op_dir *arch, const struct oa_ite
 	}
 	if (res == COPY_OK && (err = op_dir_rename(arch, tmp.buf, it->dst)))
 		res = COPY_WRITE_FAILED;
-	if (res != COPY_OK)
+	if (res != COPY_OK) {
 		op_dir_unlink(arch, tmp.buf);
-	progress_end(p);
+		progress_end(p);
+	}
 	if (res == COPY_READ_FAILED)
 		op_error_errno(-err, "cannot read '%s'", it->src);
 	else if (res == COPY_WRITE_FAILED)

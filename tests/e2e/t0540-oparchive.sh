@@ -268,8 +268,12 @@ if command -v script >/dev/null 2>&1; then
 		script -qec "'$OPARCHIVE' --session-dir=sess -o arch5" /dev/null >tty.out 2>&1
 	}
 	check 'on a terminal: exit 0' tty_run
-	check '... a progress line with every file' \
-		sh -c "grep -q 'archiving: [0-9]*/[0-9]* files, [0-9.]*/[0-9.]* MiB' tty.out"
+	# redrawn in place (carriage returns), ending at every file and byte
+	check '... a progress line, redrawn in place, ending with every file' \
+		sh -c "tr '\\r' '\\n' <tty.out |
+		       grep -q '^archiving: \\([0-9][0-9]*\\)/\\1 files, \\([0-9.]*\\)/\\2 MiB\$'"
+	check '... one line on the terminal, not one a file' \
+		test "$(grep -c 'archiving:' tty.out)" = 1
 else
 	skip 'progress on a terminal' 'script (util-linux) is not installed'
 fi
