@@ -153,23 +153,35 @@ static char *session_base(const struct ppt_job *job, const char *name)
 	return path;
 }
 
-static void add_session_files(struct oa_plan *plan, const struct ppt_job *job)
+/* the files of session name besides its sample files */
+static void add_session_files(struct oa_plan *plan, const struct ppt_job *job,
+			      const char *name)
 {
-	const struct pp_spec_list *names = pp_spec_sessions(&job->spec.first);
+	char *base = session_base(job, name);
+	struct op_dir dir = OP_DIR_INIT;
+
+	if (!op_dir_open_path(&dir, base)) {
+		add_session_dir(plan, base, &dir, "");
+		add_abi(plan, base);
+	}
+	op_dir_close(&dir);
+	free(base);
+}
+
+/*
+ * Add the other files of each session the selected sample files come
+ * from, once (session-exclude: and sessions without a selected file
+ * bring none): the list holds them session by session, each once
+ * (pp_session_list()).
+ */
+static void add_sessions(struct oa_plan *plan, const struct ppt_job *job)
+{
+	const struct pp_file_list *list = &job->files[0];
 	size_t i;
 
-	for (i = 0; i < names->nr; i++) {
-		char *base = session_base(job, names->items[i]);
-		struct op_dir dir = OP_DIR_INIT;
-		int ret = op_dir_open_path(&dir, base);
-
-		if (!ret) {
-			add_session_dir(plan, base, &dir, "");
-			add_abi(plan, base);
-		}
-		op_dir_close(&dir);
-		free(base);
-	}
+	for (i = 0; i < list->nr; i++)
+		if (!i || strcmp(list->files[i - 1].session, list->files[i].session))
+			add_session_files(plan, job, list->files[i].session);
 }
 
 /* is the sample file left out by -x: a library, module or kernel? */
@@ -414,7 +426,7 @@ void oa_plan_make(struct oa_plan *plan, struct ppt_job *job, bool exclude_depend
 
 	memset(plan, 0, sizeof(*plan));
 	plan->session_dir = job->sd.dir;
-	add_session_files(plan, job);
+	add_sessions(plan, job);
 	for (i = 0; i < list->nr; i++) {
 		const struct pp_sample_file *f = &list->files[i];
 

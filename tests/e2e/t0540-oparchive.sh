@@ -122,6 +122,13 @@ check '... lists the programs' sh -c "grep -qx '$B/prog' listx.out && grep -qx '
 check '... but not libc, nor the library' sh -c "! grep -q 'libc\.so\|libhot' listx.out"
 check '... nor their sample files' sh -c "! grep -q '{dep}/{root}.*libc' listx.out"
 
+cp -r sess/samples/current sess/samples/saved
+check 'session:saved: exit 0' status 0 sel --session-dir=sess -l session:saved
+check '... lists that session, the other files included' \
+	grep -qx "$S/samples/saved/session.info" sel.out
+check '... and nothing of current' sh -c "! grep -q '/samples/current/' sel.out"
+rm -rf sess/samples/saved
+
 # --- the archive read back ----------------------------------------------------
 check 'oparchive -o arch: exit 0' status 0 arch --session-dir=sess -o arch
 check '... no progress line on a pipe' sh -c '! grep -q "archiving:" arch.err'
