@@ -133,8 +133,8 @@ int pp_session_dir_find(struct pp_session_dir *sd, const char *option,
 		sd->archive = existing_dir(abs, &ret);
 		if (!sd->archive) {
 			op_err_set(err, "cannot use archive '%s': %s (an archive is the "
-				   "directory a copy of a session and its binaries was "
-				   "written to)", op_quote(q1, sizeof(q1), abs), op_strerror(ret));
+				   "directory oparchive copied a session and its "
+				   "binaries to)", op_quote(q1, sizeof(q1), abs), op_strerror(ret));
 			free(abs);
 			return ret;
 		}

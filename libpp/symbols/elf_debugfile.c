@@ -160,6 +160,46 @@ int pp_debugfile_open(const struct pp_elf *e, const char *debug_root,
 	return ret;
 }
 
+int pp_binary_identify(const char *path, const char *debug_root,
+		       struct pp_binary_id *id)
+{
+	const char *root = debug_root ? debug_root : PP_DEBUG_ROOT;
+	struct pp_elf *e, *dbg = NULL;
+	int ret;
+
+	memset(id, 0, sizeof(*id));
+	ret = pp_elf_open(path, &e);
+	if (ret)
+		return ret;
+	memcpy(id->build_id, e->build_id, sizeof(id->build_id));
+	ret = by_build_id(e, root, &dbg);
+	if (!ret)
+		id->how = PP_DEBUG_BY_BUILD_ID;
+	else if (ret == -ENOENT && !(ret = by_debuglink(e, root, &dbg)))
+		id->how = PP_DEBUG_BY_LINK;
+	if (!ret && !(id->debug_file = op_strdup(dbg->path)))
+		ret = -ENOMEM;
+	if (!ret && id->how == PP_DEBUG_BY_LINK)
+		id->debuglink = strrchr(id->debug_file, '/') + 1;
+	if (ret == -ENOENT) {
+		id->how = PP_DEBUG_NONE;
+		ret = 0;
+	}
+	pp_elf_close(dbg);
+	pp_elf_close(e);
+	if (ret)
+		pp_binary_id_release(id);
+	return ret;
+}
+
+void pp_binary_id_release(struct pp_binary_id *id)
+{
+	if (!id)
+		return;
+	free(id->debug_file);
+	memset(id, 0, sizeof(*id));
+}
+
 /* is line one of the lines of text (len bytes)? */
 static bool has_line(const char *text, size_t len, const char *line)
 {

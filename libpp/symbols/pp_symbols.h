@@ -9,7 +9,8 @@
  *  - the image's .symtab;
  *  - else the .symtab of its separate debug file, found by build-id
  *    (/usr/lib/debug/.build-id/xx/yyyy.debug) or .gnu_debuglink (next to
- *    the image, in its .debug/, or under /usr/lib/debug);
+ *    the image, in its .debug/, or under /usr/lib/debug); for an archive,
+ *    its own usr/lib/debug is tried first (oparchive(1));
  *  - else its .dynsym (OProfile ignores .dynsym: stripped libraries then
  *    show as one symbol);
  *  - kernel images: the session's copy of /proc/kallsyms (or the running
@@ -233,6 +234,34 @@ const char *pp_symtab_no_lines(struct pp_symtab *t);
  * (a FIFO is not waited on) or not ELF, or says neither.
  */
 bool pp_image_is_user_binary(const char *path, const struct pp_sym_opts *opts);
+
+/* how pp_binary_identify() found a debug file */
+enum pp_debug_how {
+	PP_DEBUG_NONE,		/* there is none */
+	PP_DEBUG_BY_BUILD_ID,	/* DEBUG_ROOT/.build-id/xx/yyyy.debug */
+	PP_DEBUG_BY_LINK,	/* its .gnu_debuglink name, CRC checked */
+};
+
+/* what oparchive(1) needs to know of a binary on disk */
+struct pp_binary_id {
+	char build_id[41];	/* hex, "" when it has none */
+	enum pp_debug_how how;
+	char *debug_file;	/* the separate debug file the symbol loader
+				 * takes for it, NULL when none */
+	const char *debuglink;	/* .gnu_debuglink name when how is BY_LINK
+				 * (the base name of debug_file) */
+};
+
+/*
+ * Identify the ELF binary at path and find its separate debug file as
+ * pp_symtab_load() does (debug_root NULL: /usr/lib/debug).  Returns 0,
+ * a negative errno from open(), -ENOEXEC when it is not ELF, -EIO when
+ * libelf rejects it, or -ENOMEM; id is then empty.  Release with
+ * pp_binary_id_release().
+ */
+int pp_binary_identify(const char *path, const char *debug_root,
+		       struct pp_binary_id *id);
+void pp_binary_id_release(struct pp_binary_id *id);
 
 /*
  * Errors of libpp/symbols: negative errno values, or one of these (from

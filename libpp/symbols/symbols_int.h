@@ -395,6 +395,8 @@ struct symtab_priv {
 	bool segments;			/* keys are file offsets of elf */
 	uint64_t bias;			/* else vma = key + bias */
 	char *debug_root;		/* opts->debug_root, for lines */
+	char *archive_debug_root;	/* the archive's debug root, tried
+					 * first (oparchive(1)), or NULL */
 	char *text;			/* kallsyms text that names point into */
 	struct pp_strpool pool;		/* names made up here */
 	const char *no_lines;		/* why a table has no lines, if known */

@@ -215,7 +215,11 @@ int pp_symtab_open_debugfile(struct pp_symtab *t)
 	if (p->dbg_tried)
 		return 0;
 	p->dbg_tried = true;
-	ret = pp_debugfile_open(p->elf, p->debug_root, &p->dbg);
+	ret = -ENOENT;
+	if (p->archive_debug_root)
+		ret = pp_debugfile_open(p->elf, p->archive_debug_root, &p->dbg);
+	if (ret == -ENOENT)
+		ret = pp_debugfile_open(p->elf, p->debug_root, &p->dbg);
 	return ret == -ENOMEM ? ret : 0;
 }
 
@@ -738,6 +742,19 @@ static int add_artificial(struct pp_symtab *t, const struct odb_image_id *image,
 	return 0;
 }
 
+/*
+ * An archive keeps the debug files of its binaries under its own debug
+ * root (oparchive(1)): looked in before the local one.  0 or -ENOMEM.
+ */
+static int archive_debug_root(struct symtab_priv *p, const struct pp_sym_opts *o)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+
+	op_strbuf_addf(&sb, "%s%s", o->archive, o->debug_root ? o->debug_root : PP_DEBUG_ROOT);
+	p->archive_debug_root = op_strbuf_detach(&sb);
+	return p->archive_debug_root ? 0 : -ENOMEM;
+}
+
 int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 		   uint64_t key_limit, const struct pp_sym_opts *opts,
 		   struct pp_symtab **out)
@@ -763,6 +780,8 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 	t->source = PP_SYMS_NONE;
 	if (o->debug_root && !(p->debug_root = op_strdup(o->debug_root)))
 		ret = -ENOMEM;
+	else if (o->archive)
+		ret = archive_debug_root(p, o);
 	if (ret) {
 		/* nothing to load */
 	} else if (image->kind == ODB_IMAGE_ANON && !strcmp(image->name, "[vdso]") &&
@@ -810,6 +829,7 @@ void pp_symtab_free(struct pp_symtab *t)
 		pp_strpool_release(&p->pool);
 		free(p->text);
 		free(p->debug_root);
+		free(p->archive_debug_root);
 		free(p->lines_why);
 		free(p->code_why);
 		pp_symtab_free_shown(t);

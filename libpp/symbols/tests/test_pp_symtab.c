@@ -677,6 +677,80 @@ static void test_local_labels(void **state)
 	pp_symtab_free(t);
 }
 
+/* copy the file from to to, making to's directories */
+static void copy_file(const char *from, const char *to)
+{
+	char *data;
+	size_t len;
+
+	assert_int_equal(op_read_file(from, 64 << 20, &data, &len), 0);
+	assert_int_equal(op_mkdir_parents(to, 0755), 0);
+	assert_int_equal(op_write_file_atomic(to, data, len, 0644), 0);
+	free(data);
+}
+
+/* what oparchive learns of a binary: build-id, debug file and how found */
+static void test_identify(void **state)
+{
+	struct pp_binary_id id;
+	char want[512];
+
+	(void)state;
+	assert_int_equal(pp_binary_identify(FIX("bid"), DBGROOT, &id), 0);
+	assert_int_equal(strlen(id.build_id), 40);
+	assert_int_equal(id.how, PP_DEBUG_BY_BUILD_ID);
+	snprintf(want, sizeof(want), DBGROOT "/.build-id/%.2s/%s.debug", id.build_id,
+		 id.build_id + 2);
+	assert_string_equal(id.debug_file, want);
+	pp_binary_id_release(&id);
+	assert_int_equal(pp_binary_identify(FIX("dl"), DBGROOT, &id), 0);
+	assert_int_equal(id.how, PP_DEBUG_BY_LINK);
+	assert_string_equal(id.debug_file, FIX(".debug/dl.debug"));
+	assert_string_equal(id.debuglink, "dl.debug");
+	pp_binary_id_release(&id);
+	/* a wrong CRC is no debug file */
+	assert_int_equal(pp_binary_identify(FIX("badcrc"), DBGROOT, &id), 0);
+	assert_int_equal(id.how, PP_DEBUG_NONE);
+	assert_null(id.debug_file);
+	pp_binary_id_release(&id);
+	assert_int_equal(pp_binary_identify(FIX("nopie.c.nosuch"), NULL, &id), -ENOENT);
+	assert_null(id.debug_file);
+	assert_int_equal(pp_binary_identify(FIX("pie.nm"), NULL, &id), -ENOEXEC);
+	pp_binary_id_release(NULL);
+}
+
+/*
+ * An archive's binary finds its debug file by build-id under the
+ * archive's own usr/lib/debug (as oparchive writes it), not only under
+ * the local debug root.
+ */
+static void test_archive_debug(void **state)
+{
+	struct tmp *f = *state;
+	struct pp_sym_opts opts = { 0 };
+	char arch[128], bin[512], dbg[512];
+	struct pp_binary_id id;
+	struct pp_symtab *t;
+
+	assert_int_equal(pp_binary_identify(FIX("bid"), DBGROOT, &id), 0);
+	snprintf(arch, sizeof(arch), "%s/arch", f->dir);
+	snprintf(bin, sizeof(bin), "%s%s", arch, FIX("bid"));
+	snprintf(dbg, sizeof(dbg), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", arch,
+		 id.build_id, id.build_id + 2);
+	copy_file(FIX("bid"), bin);
+	opts.archive = arch;
+	t = load(FIX("bid"), &opts);
+	assert_string_equal(t->file, bin);
+	assert_int_equal(t->source, PP_SYMS_NONE);	/* no debug file yet */
+	pp_symtab_free(t);
+	copy_file(id.debug_file, dbg);
+	t = load(FIX("bid"), &opts);
+	assert_int_equal(t->source, PP_SYMS_DEBUG_FILE);
+	assert_string_equal(t->symfile, dbg);
+	pp_symtab_free(t);
+	pp_binary_id_release(&id);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -690,6 +764,8 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_local_labels),
+		cmocka_unit_test(test_identify),
+		cmocka_unit_test(test_archive_debug),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
