@@ -104,17 +104,7 @@ static int handle_option(int val, poptContext ctx, void *data)
 		return op_usage_error("missing argument to an option");
 	switch (val) {
 	case OPT_EVENTS:
-		if (o->events) {
-			struct op_strbuf sb = OP_STRBUF_INIT;
-
-			op_strbuf_addf(&sb, "%s,%s", o->events, arg);
-			free(o->events);
-			free(arg);
-			arg = op_strbuf_detach(&sb);
-			if (!arg)
-				op_die(1, "out of memory");
-		}
-		o->events = arg;
+		o->events = operf_events_join(o->events, arg);
 		return 0;
 	case OPT_SESSION_DIR:
 		slot = &o->session_dir;
@@ -142,17 +132,8 @@ static void options_release(struct operf_options *o)
 
 static int setup_signals(struct run *r)
 {
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
-	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	return r->sigfd < 0 ? -errno : 0;
+	r->sigfd = operf_target_signalfd();
+	return r->sigfd < 0 ? r->sigfd : 0;
 }
 
 /* feed one ring's data to the engine or the stream */
@@ -342,16 +323,7 @@ static void profile_loop(struct run *r)
 
 static int run_command_start(struct run *r)
 {
-	int ret = operf_target_release(&r->child);
-
-	if (ret) {
-		op_error("cannot execute '%s': %s", r->argv[0], strerror(-ret));
-		/* a name with a '/' is not looked up in PATH (execvp) */
-		if (ret == -ENOENT && !strchr(r->argv[0], '/'))
-			op_hint("is '%s' in your PATH?", r->argv[0]);
-		return 3;
-	}
-	return 0;
+	return operf_target_start(&r->child, r->argv[0]);
 }
 
 /*
@@ -363,11 +335,7 @@ static int command_status(const struct run *r)
 {
 	if (r->target.kind != OPD_TARGET_COMMAND || !r->child_exited || r->stop_asked)
 		return 0;
-	if (WIFEXITED(r->child_status))
-		return WEXITSTATUS(r->child_status);
-	if (WIFSIGNALED(r->child_status))
-		return 128 + WTERMSIG(r->child_status);
-	return 0;
+	return operf_target_exit_status(r->child_status);
 }
 
 /* operf --convert takes everything but the session from the recording */
