@@ -503,6 +503,28 @@ static int start_command(struct run *r)
 	return ret;
 }
 
+/*
+ * Was a task given another user's, so that the kernel's ptrace check
+ * refused it?  Then say so (true), not blame perf_event_paranoid.
+ */
+static bool other_users_task(const struct run *r)
+{
+	size_t i;
+
+	if (r->target.mode != OCOUNT_PROCESSES && r->target.mode != OCOUNT_THREADS)
+		return false;
+	for (i = 0; i < r->target.nr_pids; i++) {
+		if (opd_perf_task_not_ours(r->target.pids[i])) {
+			op_error("cannot count task %d: it is another user's, and "
+				 "perf_events lets only who may trace it (ptrace) count it",
+				 (int)r->target.pids[i]);
+			op_hint("run ocount as that user, or as root");
+			return true;
+		}
+	}
+	return false;
+}
+
 static int open_counters(struct run *r)
 {
 	struct op_err err = { "" };
@@ -511,6 +533,8 @@ static int open_counters(struct run *r)
 	ret = ocount_counters_open(&r->counters, r->evs.events, r->evs.nr,
 				   &r->target, &err);
 	if (ret) {
+		if ((ret == -EACCES || ret == -EPERM) && other_users_task(r))
+			return 1;
 		op_error("%s", err.msg);
 		if (ret == -EACCES || ret == -EPERM) {
 			if (r->target.mode == OCOUNT_SYSTEM || r->target.mode == OCOUNT_CPUS)

@@ -40,7 +40,6 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_dir.h"
 #include "libutil/op_error.h"
-#include "libutil/op_file.h"
 #include "libutil/op_parse.h"
 #include "libutil/op_popt.h"
 #include "libutil/op_strbuf.h"
@@ -376,31 +375,6 @@ static int check_usage(const struct operf_options *o, int nr_args)
 	return 0;
 }
 
-/*
- * Does process pid run as another user than this one (its real or
- * effective ids, from /proc/PID/status), so that the kernel's ptrace
- * check, not perf_event_paranoid, refused it?  Never for root.
- */
-static bool pid_not_ours(pid_t pid)
-{
-	char path[64], *text, *line;
-	size_t len;
-	bool other = false;
-	unsigned long ids[4];
-
-	if (geteuid() == 0)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (op_read_file(path, (size_t)64 << 10, &text, &len))
-		return false;
-	line = strstr(text, "\nUid:");
-	if (line && sscanf(line + 5, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
-			   &ids[3]) == 4)
-		other = ids[0] != getuid() || ids[1] != geteuid() || ids[2] != geteuid();
-	free(text);
-	return other;
-}
-
 static int prepare_target(struct run *r, int nr_args, const char **args)
 {
 	if (opts.system_wide) {
@@ -523,7 +497,7 @@ static int run(struct run *r, int nr_args, const char **args)
 	if (ret) {
 		operf_target_abort(&r->child);
 		if ((ret == -EACCES || ret == -EPERM) && r->target.kind == OPD_TARGET_PID &&
-		    pid_not_ours(r->target.pid)) {
+		    opd_perf_task_not_ours(r->target.pid)) {
 			op_error("cannot profile process %d: it is another user's, and "
 				 "perf_events lets only who may trace it (ptrace) profile it",
 				 (int)r->target.pid);

@@ -576,3 +576,23 @@ int opd_perf_count_read(int fd, struct opd_count *c)
 	c->running = v[2];
 	return 0;
 }
+
+bool opd_perf_task_not_ours(pid_t pid)
+{
+	char path[64], *text, *line;
+	size_t len;
+	bool other = false;
+	unsigned long ids[4];
+
+	if (geteuid() == 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (op_read_file(path, (size_t)64 << 10, &text, &len))
+		return false;
+	line = strstr(text, "\nUid:");
+	if (line && sscanf(line + 5, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
+			   &ids[3]) == 4)
+		other = ids[0] != getuid() || ids[1] != geteuid() || ids[2] != geteuid();
+	free(text);
+	return other;
+}

@@ -128,6 +128,13 @@ uint32_t *opd_perf_online_cpus(size_t *nr);
  * none (no such process).  Caller frees. */
 pid_t *opd_perf_threads(pid_t pid, size_t *nr);
 
+/*
+ * Does task pid run as another user than this one (its real or
+ * effective ids, from /proc/PID/status), so that the kernel's ptrace
+ * check, not perf_event_paranoid, refused it?  Never for root.
+ */
+bool opd_perf_task_not_ours(pid_t pid);
+
 /* why perf_event_open failed with err, for a message; never NULL */
 const char *opd_perf_open_reason(int err);
 

@@ -265,11 +265,20 @@ if test "$(id -u)" = 0 && command -v setpriv >/dev/null 2>&1 && id "$user" >/dev
 			{ say "exit $rc"; cat cpu.err; return 1; }
 	}
 	check 'counting a cpu as another user: exit 1 with a hint' cpu_perm
+	not_ours() {
+		(cd "$V" && as_user "$top_builddir/daemon/ocount" -e task-clock -p $$ \
+			-i 100:1) >pid.out 2>pid.err
+		rc=$?
+		test $rc = 1 && grep -q "ocount: error: cannot count task $$: it is another user's" pid.err ||
+			{ say "exit $rc"; cat pid.err; return 1; }
+	}
+	check 'counting another user'"'"'s process: exit 1, the ptrace rule named' not_ours
 else
 	why="needs root, setpriv, user $user and perf_event_paranoid >= 2"
 	skip 'a permission error after the fork: exit 1 with a hint' "$why"
 	skip '... and the forked command is not left behind' "$why"
 	skip 'counting a cpu as another user: exit 1 with a hint' "$why"
+	skip 'counting another user'"'"'s process: exit 1, the ptrace rule named' "$why"
 fi
 check 'after every failure above, no victim is left running' none_left
 # the last interval ends a command still running: it is killed, not left
