@@ -634,10 +634,38 @@ static int count(struct run *r)
 	return command_status(r);
 }
 
+/*
+ * Can --output-file be written at the end (its directory writable, it
+ * no directory)?  Checked before anything starts, so a command is not
+ * run for counts that would be lost.
+ */
+static int check_output(const char *path)
+{
+	char *dir = op_xstrdup(path), *slash = strrchr(dir, '/');
+	const char *d = ".";
+	int ret = 0;
+
+	if (slash) {
+		slash[slash == dir] = '\0';
+		d = dir;
+	}
+	if (op_is_dir(path)) {
+		op_error("cannot write '%s': it is a directory", path);
+		ret = 1;
+	} else if (access(d, W_OK | X_OK)) {
+		op_error_errno(errno, "cannot write '%s' in '%s'", path, d);
+		ret = 1;
+	}
+	free(dir);
+	return ret;
+}
+
 static int run(struct run *r, int nr_args, const char **args)
 {
 	int ret;
 
+	if (r->o->output_file && check_output(r->o->output_file))
+		return 1;
 	set_target(r, nr_args, args);
 	ret = operf_events_choose_counting(&r->evs, r->o->events);
 	if (ret)

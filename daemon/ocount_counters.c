@@ -135,6 +135,15 @@ int ocount_counters_read(struct ocount_counters *cs, size_t i,
 		out->value -= c->last.value;
 		out->enabled -= c->last.enabled;
 		out->running -= c->last.running;
+		/*
+		 * A task's counter is enabled only while the task runs: one
+		 * that slept all interval counted nothing, in the share of
+		 * time it has counted so far, not "never"
+		 */
+		if (!out->enabled) {
+			out->enabled = now.enabled;
+			out->running = now.running;
+		}
 		c->last = now;
 	}
 	return 0;

@@ -61,7 +61,10 @@ int ocount_counters_open(struct ocount_counters *cs,
 
 /*
  * Read counter i: its totals, or with since_last its increase since the
- * previous such read (which it then becomes).  0 or a negative errno.
+ * previous such read (which it then becomes); when it was not enabled
+ * meanwhile (a task's counter while the task sleeps), the times are its
+ * totals, so that the share of time counted is that so far.  0 or a
+ * negative errno.
  */
 int ocount_counters_read(struct ocount_counters *cs, size_t i,
 			 bool since_last, struct opd_count *out);

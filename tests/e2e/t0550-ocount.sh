@@ -97,6 +97,15 @@ check '--output-file is not written when ocount fails' sh -c '
 	ocount -e no_such_event -f failed.count true 2>/dev/null
 	test $? = 2 && test "$(cat failed.count)" = old && ! test -e failed.count.tmp'
 
+nodir() {
+	ocount -e task-clock -f nodir/x.count touch ran-nodir 2>nodir.err
+	rc=$?
+	test $rc = 1 && test ! -e ran-nodir &&
+	grep -q "^ocount: error: cannot write 'nodir/x.count' in 'nodir'" nodir.err ||
+		{ say "exit $rc"; cat nodir.err; return 1; }
+}
+check '--output-file in a missing directory: exit 1 before the command runs' nodir
+
 # --- (2), (3) running processes and threads ------------------------------
 "$W/spinner" 60 spinner.pid &
 spid=$!
@@ -282,8 +291,15 @@ else
 fi
 check 'after every failure above, no victim is left running' none_left
 # the last interval ends a command still running: it is killed, not left
-check '-i with a count kills a command still running' sh -c "
-	ocount -b -e task-clock -i 200:1 '$V/$victim' 30 >iv.out 2>&1 && grep -q '^task-clock,' iv.out"
+# (a sleeping task's counter is not enabled: its intervals count 0, not
+# "not counted")
+intervals() {
+	ocount -b -e task-clock -i 100:3 "$V/$victim" 30 >iv.out 2>iv.err || return 1
+	test "$(grep -c '^timestamp,[0-9]*\.[0-9]$' iv.out)" = 3 &&
+	test "$(grep -c '^task-clock,[0-9]*,100\.00$' iv.out)" = 3 &&
+	grep -q '^task-clock,0,100\.00$' iv.out || { cat iv.out; return 1; }
+}
+check '-i 100:3: three dumps, then the command still running is killed' intervals
 check '... and nothing is left behind' none_left
 rm -rf "$V"
 
