@@ -119,7 +119,7 @@ hz=$(getconf CLK_TCK)
 
 separate() {
 	t0=$(ticks $spid)
-	ocount -b -t -e task-clock -p $spid -i 1000:1 >sep.out 2>sep.err || { cat sep.err; return 1; }
+	ocount -b -t -e task-clock -p $spid -i 2000:1 >sep.out 2>sep.err || { cat sep.err; return 1; }
 	t1=$(ticks $spid)
 	grep '^[0-9]*,task-clock,' sep.out >rows
 	test "$(wc -l <rows)" = 2 || { cat sep.out; return 1; }
@@ -129,16 +129,17 @@ separate() {
 	sum=$(awk -F, '{ s += $3 } END { printf "%.0f\n", s }' rows)
 	cpu=$(((t1 - t0) * 1000000000 / hz))
 	say "per-thread rows sum to $sum ns; the process used $cpu ns meanwhile"
-	# the ticks also cover ocount's start and end: at most 20 % more
-	awk -v s="$sum" -v c="$cpu" 'BEGIN { exit !(s <= c * 1.02 && s >= c * 0.8) }'
+	# the ticks also cover ocount's start and end (and count in 10 ms)
+	awk -v s="$sum" -v c="$cpu" 'BEGIN { exit !(s <= c + 20000000 && s >= c * 0.8) }'
 }
-check '--process-list -t -i 1000:1: one row per thread, summing to its CPU time' separate
+check '--process-list -t -i 2000:1: one row per thread, summing to its CPU time' separate
 threads_only() {
 	ocount -b -e task-clock -r $tid -i 500:1 >thr.out 2>thr.err || return 1
 	n=$(grep -c '^task-clock,[1-9][0-9]*,100.00$' thr.out)
 	test "$n" = 1 || { cat thr.out thr.err; return 1; }
-	# one busy thread for 0.5 s: at most 0.5 s of CPU (and a bit of slack)
-	test "$(brief_count thr.out task-clock)" -le 550000000
+	# one busy thread for 0.5 s: about 0.5 s of CPU at most, where both
+	# threads would give about 1 s (slack for a loaded machine's delays)
+	test "$(brief_count thr.out task-clock)" -le 750000000
 }
 check '--thread-list counts the one thread given' threads_only
 
