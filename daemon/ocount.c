@@ -326,6 +326,23 @@ static void kill_child(struct run *r)
 	reap_child(r, 0);
 }
 
+/* does task pid still run (exists, and is no zombie)? */
+static bool task_alive(pid_t pid)
+{
+	char path[64], *text, *paren;
+	size_t len;
+	bool alive;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (op_read_file(path, 4096, &text, &len))
+		return false;
+	/* "pid (comm) S ...": the state follows the last ')' */
+	paren = strrchr(text, ')');
+	alive = !paren || (paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X');
+	free(text);
+	return alive;
+}
+
 /* have all the processes or threads given ended? */
 static bool targets_gone(const struct run *r)
 {
@@ -333,13 +350,9 @@ static bool targets_gone(const struct run *r)
 
 	if (r->target.mode != OCOUNT_PROCESSES && r->target.mode != OCOUNT_THREADS)
 		return false;
-	for (i = 0; i < r->target.nr_pids; i++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->target.pids[i]);
-		if (access(path, F_OK) == 0)
+	for (i = 0; i < r->target.nr_pids; i++)
+		if (task_alive(r->target.pids[i]))
 			return false;
-	}
 	return true;
 }
 

@@ -165,6 +165,20 @@ reap_within 10 $opid
 check 'ocount --process-list ends by itself when the process has gone' test "$status" = 0
 check '... with its counts printed' grep -q 'for the specified process(es):' end.out
 
+# a process nobody reaps ends as a zombie: that is gone too (its parent,
+# a shell that became sleep, never waits)
+sh -c "'$W/spinner' 1 zombie.pid & exec sleep 30" &
+zparent=$!
+kill_at_exit $zparent
+wait_until 10 test -s zombie.pid
+ocount -e task-clock -p "$(cat zombie.pid)" >zombie.out 2>zombie.err &
+opid=$!
+kill_at_exit $opid
+reap_within 10 $opid
+check 'ocount --process-list ends when the process is a zombie' test "$status" = 0
+kill -KILL $zparent
+wait $zparent 2>/dev/null
+
 # SIGINT with a command: the command gets it, ocount prints and exits
 ocount -e task-clock "$W/spinner" 60 cmd.pid >cmd.out 2>cmd.err &
 opid=$!
