@@ -40,7 +40,6 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_dir.h"
 #include "libutil/op_error.h"
-#include "libutil/op_file.h"
 #include "libutil/op_parse.h"
 #include "libutil/op_popt.h"
 #include "libutil/op_strbuf.h"
@@ -104,17 +103,7 @@ static int handle_option(int val, poptContext ctx, void *data)
 		return op_usage_error("missing argument to an option");
 	switch (val) {
 	case OPT_EVENTS:
-		if (o->events) {
-			struct op_strbuf sb = OP_STRBUF_INIT;
-
-			op_strbuf_addf(&sb, "%s,%s", o->events, arg);
-			free(o->events);
-			free(arg);
-			arg = op_strbuf_detach(&sb);
-			if (!arg)
-				op_die(1, "out of memory");
-		}
-		o->events = arg;
+		o->events = operf_events_join(o->events, arg);
 		return 0;
 	case OPT_SESSION_DIR:
 		slot = &o->session_dir;
@@ -142,17 +131,8 @@ static void options_release(struct operf_options *o)
 
 static int setup_signals(struct run *r)
 {
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
-	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	return r->sigfd < 0 ? -errno : 0;
+	r->sigfd = operf_target_signalfd();
+	return r->sigfd < 0 ? r->sigfd : 0;
 }
 
 /* feed one ring's data to the engine or the stream */
@@ -342,16 +322,7 @@ static void profile_loop(struct run *r)
 
 static int run_command_start(struct run *r)
 {
-	int ret = operf_target_release(&r->child);
-
-	if (ret) {
-		op_error("cannot execute '%s': %s", r->argv[0], strerror(-ret));
-		/* a name with a '/' is not looked up in PATH (execvp) */
-		if (ret == -ENOENT && !strchr(r->argv[0], '/'))
-			op_hint("is '%s' in your PATH?", r->argv[0]);
-		return 3;
-	}
-	return 0;
+	return operf_target_start(&r->child, r->argv[0]);
 }
 
 /*
@@ -363,11 +334,7 @@ static int command_status(const struct run *r)
 {
 	if (r->target.kind != OPD_TARGET_COMMAND || !r->child_exited || r->stop_asked)
 		return 0;
-	if (WIFEXITED(r->child_status))
-		return WEXITSTATUS(r->child_status);
-	if (WIFSIGNALED(r->child_status))
-		return 128 + WTERMSIG(r->child_status);
-	return 0;
+	return operf_target_exit_status(r->child_status);
 }
 
 /* operf --convert takes everything but the session from the recording */
@@ -406,31 +373,6 @@ static int check_usage(const struct operf_options *o, int nr_args)
 	if (o->verbose && opd_front_parse_verbose(o->verbose))
 		return -1;
 	return 0;
-}
-
-/*
- * Does process pid run as another user than this one (its real or
- * effective ids, from /proc/PID/status), so that the kernel's ptrace
- * check, not perf_event_paranoid, refused it?  Never for root.
- */
-static bool pid_not_ours(pid_t pid)
-{
-	char path[64], *text, *line;
-	size_t len;
-	bool other = false;
-	unsigned long ids[4];
-
-	if (geteuid() == 0)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (op_read_file(path, (size_t)64 << 10, &text, &len))
-		return false;
-	line = strstr(text, "\nUid:");
-	if (line && sscanf(line + 5, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
-			   &ids[3]) == 4)
-		other = ids[0] != getuid() || ids[1] != geteuid() || ids[2] != geteuid();
-	free(text);
-	return other;
 }
 
 static int prepare_target(struct run *r, int nr_args, const char **args)
@@ -555,7 +497,7 @@ static int run(struct run *r, int nr_args, const char **args)
 	if (ret) {
 		operf_target_abort(&r->child);
 		if ((ret == -EACCES || ret == -EPERM) && r->target.kind == OPD_TARGET_PID &&
-		    pid_not_ours(r->target.pid)) {
+		    opd_perf_task_not_ours(r->target.pid)) {
 			op_error("cannot profile process %d: it is another user's, and "
 				 "perf_events lets only who may trace it (ptrace) profile it",
 				 (int)r->target.pid);

@@ -14,6 +14,7 @@
 #include "daemon/perf_events.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_strbuf.h"
 
 /*
  * Can any hardware event count here?  perf's generic cycles event tells
@@ -82,17 +83,23 @@ fallback:
 }
 
 static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
-		       const char *list, bool probe)
+		       const char *list, bool counting, bool probe)
 {
 	struct opev_spec *specs = NULL;
 	struct op_err err = { "" };
 	size_t nr, i, j;
 	int ret;
 
-	ret = opev_parse_list(list, &specs, &nr, &err);
+	if (counting)
+		ret = opev_parse_count_list(list, &specs, &nr, &err);
+	else
+		ret = opev_parse_list(list, &specs, &nr, &err);
 	if (ret) {
 		op_error("%s", err.msg[0] ? err.msg : opev_strerror(ret));
-		op_hint("events are NAME:count[:unitmask[:kernel[:user]]], comma-separated; see operf(1), --events");
+		if (counting)
+			op_hint("events are NAME[:unitmask[:kernel[:user]]], comma-separated; see ocount(1), --events");
+		else
+			op_hint("events are NAME:count[:unitmask[:kernel[:user]]], comma-separated; see operf(1), --events");
 		return 2;
 	}
 	evs->events = op_xcalloc(nr, sizeof(*evs->events));
@@ -131,7 +138,7 @@ static int choose_list(struct operf_events *evs, struct opev_ctx *ctx,
 	return 0;
 }
 
-int operf_events_choose(struct operf_events *evs, const char *list)
+static int choose(struct operf_events *evs, const char *list, bool counting)
 {
 	struct opev_ctx *ctx;
 	int err = 0, ret;
@@ -146,9 +153,20 @@ int operf_events_choose(struct operf_events *evs, const char *list)
 		op_error("cannot initialise the event library: %s", opev_strerror(err));
 		return 1;
 	}
-	ret = list ? choose_list(evs, ctx, list, true) : choose_default(evs, ctx);
+	ret = list ? choose_list(evs, ctx, list, counting, true) :
+		     choose_default(evs, ctx);
 	opev_ctx_free(ctx);
 	return ret;
+}
+
+int operf_events_choose(struct operf_events *evs, const char *list)
+{
+	return choose(evs, list, false);
+}
+
+int operf_events_choose_counting(struct operf_events *evs, const char *list)
+{
+	return choose(evs, list, true);
 }
 
 int operf_events_encode(struct operf_events *evs, const char *list)
@@ -162,7 +180,7 @@ int operf_events_encode(struct operf_events *evs, const char *list)
 		op_error("cannot initialise the event library: %s", opev_strerror(err));
 		return 1;
 	}
-	ret = choose_list(evs, ctx, list, false);
+	ret = choose_list(evs, ctx, list, false, false);
 	opev_ctx_free(ctx);
 	return ret;
 }
@@ -173,6 +191,22 @@ void operf_events_release(struct operf_events *evs)
 		return;
 	free(evs->events);
 	memset(evs, 0, sizeof(*evs));
+}
+
+char *operf_events_join(char *list, char *more)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	char *joined;
+
+	if (!list)
+		return more;
+	op_strbuf_addf(&sb, "%s,%s", list, more);
+	free(list);
+	free(more);
+	joined = op_strbuf_detach(&sb);
+	if (!joined)
+		op_die(1, "out of memory");
+	return joined;
 }
 
 struct list_state {

@@ -27,6 +27,12 @@ struct operf_events {
  * be opened here; the message (and hint) has been printed.
  */
 int operf_events_choose(struct operf_events *evs, const char *list);
+/*
+ * The same for ocount's --events list, whose items have no count
+ * (NAME[:unitmask[:kernel[:user]]]); the periods are the events'
+ * defaults and mean nothing when counting.
+ */
+int operf_events_choose_counting(struct operf_events *evs, const char *list);
 void operf_events_release(struct operf_events *evs);
 
 /*
@@ -35,6 +41,13 @@ void operf_events_release(struct operf_events *evs);
  * another machine's.  Returns 0 or 2 (message printed).
  */
 int operf_events_encode(struct operf_events *evs, const char *list);
+
+/*
+ * Several --events add up (-e A -e B is -e A,B, as with perf): list
+ * (may be NULL) joined with more.  Takes both malloc'd strings and
+ * returns the joined one, which the caller frees.
+ */
+char *operf_events_join(char *list, char *more);
 
 /*
  * Print the events usable here to out, for opcontrol --list-events and

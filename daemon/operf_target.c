@@ -7,10 +7,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/operf_target.h"
+#include "libutil/op_error.h"
 
 int operf_target_fork(struct operf_target *t, char *const argv[])
 {
@@ -84,6 +86,19 @@ int operf_target_release(struct operf_target *t)
 	return 0;
 }
 
+int operf_target_start(struct operf_target *t, const char *name)
+{
+	int ret = operf_target_release(t);
+
+	if (!ret)
+		return 0;
+	op_error("cannot execute '%s': %s", name, strerror(-ret));
+	/* a name with a '/' is not looked up in PATH (execvp) */
+	if (ret == -ENOENT && !strchr(name, '/'))
+		op_hint("is '%s' in your PATH?", name);
+	return 3;
+}
+
 void operf_target_abort(struct operf_target *t)
 {
 	if (t->pid <= 0)
@@ -95,4 +110,29 @@ void operf_target_abort(struct operf_target *t)
 		close(t->err_fd);
 	waitpid(t->pid, NULL, 0);
 	t->pid = -1;
+}
+
+int operf_target_signalfd(void)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return fd < 0 ? -errno : fd;
+}
+
+int operf_target_exit_status(int wait_status)
+{
+	if (WIFEXITED(wait_status))
+		return WEXITSTATUS(wait_status);
+	if (WIFSIGNALED(wait_status))
+		return 128 + WTERMSIG(wait_status);
+	return 0;
 }

@@ -28,7 +28,29 @@ int operf_target_fork(struct operf_target *t, char *const argv[]);
  */
 int operf_target_release(struct operf_target *t);
 
+/*
+ * operf_target_release() for a tool: when exec failed, print why
+ * ("cannot execute 'NAME': ...", a PATH hint for a bare name not found)
+ * and return 3, the tools' status for a command that could not start;
+ * else 0.
+ */
+int operf_target_start(struct operf_target *t, const char *name);
+
 /* kill and reap a child that was never released */
 void operf_target_abort(struct operf_target *t);
+
+/*
+ * Block SIGINT, SIGTERM, SIGHUP and SIGCHLD and return a non-blocking,
+ * close-on-exec signalfd that reads them (the child unblocks them
+ * before exec), or a negative errno.
+ */
+int operf_target_signalfd(void);
+
+/*
+ * The exit status a tool gives for a command that ended with
+ * wait_status: its exit code, or 128 + the signal that killed it (as
+ * perf gives it).
+ */
+int operf_target_exit_status(int wait_status);
 
 #endif

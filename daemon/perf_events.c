@@ -525,3 +525,85 @@ unsigned opd_perf_max_stack(void)
 	free(text);
 	return (unsigned)v;
 }
+
+pid_t *opd_perf_threads(pid_t pid, size_t *nr)
+{
+	return list_threads(pid, nr);
+}
+
+const char *opd_perf_open_reason(int err)
+{
+	return open_reason(err);
+}
+
+int opd_perf_count_open(const struct opev_event *ev, pid_t pid, int cpu,
+			unsigned flags, bool *kernel_excluded)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = ev->attr_type;
+	attr.config = ev->attr_config;
+	attr.config1 = ev->attr_config1;
+	attr.config2 = ev->attr_config2;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.exclude_kernel = ev->exclude_kernel || *kernel_excluded;
+	attr.exclude_user = ev->exclude_user;
+	attr.exclude_hv = 1;
+	attr.inherit = !!(flags & OPD_COUNT_INHERIT);
+	if (flags & OPD_COUNT_ON_EXEC) {
+		attr.disabled = 1;
+		attr.enable_on_exec = 1;
+	}
+	fd = sys_perf_event_open(&attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	/* a count of user mode alone beats none; not so for kernel-only */
+	if ((fd == -EACCES || fd == -EPERM) && !attr.exclude_kernel &&
+	    !attr.exclude_user) {
+		attr.exclude_kernel = 1;
+		fd = sys_perf_event_open(&attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			*kernel_excluded = true;
+	}
+	return fd;
+}
+
+int opd_perf_count_read(int fd, struct opd_count *c)
+{
+	uint64_t v[3];
+	ssize_t n;
+
+	do
+		n = read(fd, v, sizeof(v));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n != (ssize_t)sizeof(v))
+		return -EIO;
+	c->value = v[0];
+	c->enabled = v[1];
+	c->running = v[2];
+	return 0;
+}
+
+bool opd_perf_task_not_ours(pid_t pid)
+{
+	char path[64], *text, *line;
+	size_t len;
+	bool other = false;
+	unsigned long ids[4];
+
+	if (geteuid() == 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (op_read_file(path, (size_t)64 << 10, &text, &len))
+		return false;
+	line = strstr(text, "\nUid:");
+	if (line && sscanf(line + 5, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
+			   &ids[3]) == 4)
+		other = ids[0] != getuid() || ids[1] != geteuid() || ids[2] != geteuid();
+	free(text);
+	return other;
+}

@@ -126,4 +126,48 @@ uint32_t opd_perf_nr_cpus(void);
 /* the online CPUs as a list; caller frees */
 uint32_t *opd_perf_online_cpus(size_t *nr);
 
+/* the threads of process pid, from /proc/PID/task; NULL when it has
+ * none (no such process).  Caller frees. */
+pid_t *opd_perf_threads(pid_t pid, size_t *nr);
+
+/*
+ * Does task pid run as another user than this one (its real or
+ * effective ids, from /proc/PID/status), so that the kernel's ptrace
+ * check, not perf_event_paranoid, refused it?  Never for root.
+ */
+bool opd_perf_task_not_ours(pid_t pid);
+
+/* why perf_event_open failed with err, for a message; never NULL */
+const char *opd_perf_open_reason(int err);
+
+/*
+ * Counting without sampling (ocount): one counter without a ring,
+ * whose read gives the count and the times it was enabled and running
+ * (less than enabled when the kernel multiplexed it with others).
+ */
+struct opd_count {
+	uint64_t value;		/* events, or ns for the software clocks */
+	uint64_t enabled;	/* ns the counter was enabled */
+	uint64_t running;	/* ns it really counted */
+};
+
+enum opd_count_flags {
+	OPD_COUNT_INHERIT = 1 << 0,	/* count the task's later children too */
+	OPD_COUNT_ON_EXEC = 1 << 1,	/* disabled until the task execs */
+};
+
+/*
+ * Open a counter of ev on task pid (-1: every task) and cpu (-1: any);
+ * it counts from now, or from the task's exec with OPD_COUNT_ON_EXEC.
+ * When counting in kernel mode is refused (perf_event_paranoid) and ev
+ * counts in user mode too, it counts in user mode only and sets
+ * *kernel_excluded; once set, later counters start there.  Returns the
+ * fd (close-on-exec; the caller closes it) or a negative errno.
+ */
+int opd_perf_count_open(const struct opev_event *ev, pid_t pid, int cpu,
+			unsigned flags, bool *kernel_excluded);
+
+/* read the counter fd; 0 or a negative errno */
+int opd_perf_count_read(int fd, struct opd_count *c);
+
 #endif

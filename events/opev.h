@@ -54,6 +54,14 @@ struct opev_spec {
 int opev_parse_list(const char *list, struct opev_spec **specs, size_t *nr,
 		    struct op_err *err);
 
+/*
+ * The same for ocount's lists, which have no count field: each item is
+ * NAME[:unitmask[:kernel[:user]]], checked as above, with count 0 and
+ * has_count false.  A fifth field is BAD_SYNTAX.
+ */
+int opev_parse_count_list(const char *list, struct opev_spec **specs,
+			  size_t *nr, struct op_err *err);
+
 /* how an event's samples are described in sample-file headers */
 enum opev_kind {
 	OPEV_HARDWARE,		/* a PMU event: real cpu_type and event code */

@@ -90,7 +90,12 @@ static int parse_number(const struct field *f, int base, uint64_t max,
 	return op_parse_u64(buf, base, max, out);
 }
 
-static int split(const char *p, size_t len, struct item *it,
+/*
+ * Split an item on ':'.  Without a count field (ocount's grammar,
+ * NAME:unitmask:kernel:user) the fields after the name land one slot
+ * later, leaving the count empty.
+ */
+static int split(const char *p, size_t len, bool no_count, struct item *it,
 		 struct op_err *err)
 {
 	size_t start = 0, i;
@@ -105,8 +110,14 @@ static int split(const char *p, size_t len, struct item *it,
 			struct field rest = { p + start, len - start };
 
 			return fail(err, OPEV_ERR_BAD_SYNTAX, "too many fields",
-				    &rest, it,
+				    &rest, it, no_count ?
+				    "at most NAME:unitmask:kernel:user" :
 				    "at most NAME:count:unitmask:kernel:user");
+		}
+		if (no_count && it->nr == F_COUNT) {
+			it->f[F_COUNT].p = p + start;
+			it->f[F_COUNT].len = 0;
+			it->nr++;
 		}
 		it->f[it->nr].p = p + start;
 		it->f[it->nr].len = i - start;
@@ -226,13 +237,13 @@ static int parse_flag(const struct item *it, int idx, bool *flag,
 		    f, it, "must be 0 or 1");
 }
 
-static int parse_item(const char *p, size_t len, struct opev_spec *spec,
-		      struct op_err *err)
+static int parse_item(const char *p, size_t len, bool no_count,
+		      struct opev_spec *spec, struct op_err *err)
 {
 	struct item it;
 	int ret;
 
-	ret = split(p, len, &it, err);
+	ret = split(p, len, no_count, &it, err);
 	if (!ret)
 		ret = parse_name(&it, spec, err);
 	if (!ret)
@@ -264,8 +275,8 @@ static size_t count_items(const char *list)
 	return nr;
 }
 
-int opev_parse_list(const char *list, struct opev_spec **specs, size_t *nr,
-		    struct op_err *err)
+static int parse_list(const char *list, bool no_count,
+		      struct opev_spec **specs, size_t *nr, struct op_err *err)
 {
 	struct opev_spec *out;
 	size_t n, i;
@@ -297,7 +308,7 @@ int opev_parse_list(const char *list, struct opev_spec **specs, size_t *nr,
 			ret = OPEV_ERR_BAD_SYNTAX;
 			goto out_free;
 		}
-		ret = parse_item(p, len, &out[i], err);
+		ret = parse_item(p, len, no_count, &out[i], err);
 		if (ret)
 			goto out_free;
 		p += len + 1;
@@ -309,4 +320,16 @@ int opev_parse_list(const char *list, struct opev_spec **specs, size_t *nr,
 out_free:
 	free(out);
 	return ret;
+}
+
+int opev_parse_list(const char *list, struct opev_spec **specs, size_t *nr,
+		    struct op_err *err)
+{
+	return parse_list(list, false, specs, nr, err);
+}
+
+int opev_parse_count_list(const char *list, struct opev_spec **specs,
+			  size_t *nr, struct op_err *err)
+{
+	return parse_list(list, true, specs, nr, err);
 }

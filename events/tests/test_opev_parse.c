@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * opev_parse_list(): good lists and what they give, every kind of bad
+ * opev_parse_list() and opev_parse_count_list(): good lists and what they give, every kind of bad
  * list with its error code and (for some) its exact message, messages
  * staying one printable line, and allocation failures.
  */
@@ -292,11 +292,61 @@ static void test_alloc_failures(void **state)
 	assert_true(k > 1);
 }
 
+/* ocount's grammar: no count field, so the second field is the unit mask */
+static void test_count_list(void **state)
+{
+	static const struct {
+		int line;
+		const char *list;
+		int ret;
+		size_t nr;
+		struct want want[2];
+	} rows[] = {
+		{ .line = __LINE__, .list = "task-clock", .nr = 1,
+		  .want = { { .name = "task-clock", .no_count = true } } },
+		{ .line = __LINE__, .list = "INST_RETIRED:ANY_P:1:0", .nr = 1,
+		  .want = { { .name = "INST_RETIRED", .no_count = true,
+			      .has_um = true, .um_name = "ANY_P",
+			      .no_user = true } } },
+		{ .line = __LINE__, .list = "LLC:0x41,cpu-clock:0:0", .nr = 2,
+		  .want = { { .name = "LLC", .no_count = true, .has_um = true,
+			      .um = 0x41 },
+			    { .name = "cpu-clock", .no_count = true,
+			      .has_um = true, .no_kernel = true } } },
+		{ .line = __LINE__, .list = "x::0", .nr = 1,
+		  .want = { { .name = "x", .no_count = true, .no_kernel = true } } },
+		{ .line = __LINE__, .list = "x:0:1:1:1", .ret = OPEV_ERR_BAD_SYNTAX },
+		{ .line = __LINE__, .list = "x:", .ret = OPEV_ERR_BAD_SYNTAX },
+		{ .line = __LINE__, .list = "x:0:0:0", .ret = OPEV_ERR_NO_MODE },
+		{ .line = __LINE__, .list = "x:0:2", .ret = OPEV_ERR_BAD_FLAG },
+		{ .line = __LINE__, .list = "x:0x", .ret = OPEV_ERR_BAD_UNIT_MASK },
+		{ .line = __LINE__, .list = "", .ret = OPEV_ERR_EMPTY_LIST },
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct opev_spec *specs;
+		struct op_err err = { "" };
+		size_t nr;
+		int ret;
+
+		ret = opev_parse_count_list(rows[i].list, &specs, &nr, &err);
+		if (ret != rows[i].ret || nr != rows[i].nr)
+			fail_msg("row at line %d: ret %d nr %zu: %s", rows[i].line,
+				 ret, nr, err.msg);
+		for (j = 0; j < nr; j++)
+			check_spec(rows[i].line, j, &specs[j], &rows[i].want[j]);
+		free(specs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_count_list),
 		cmocka_unit_test(test_long_message),
 		cmocka_unit_test(test_alloc_failures),
 	};

@@ -5,7 +5,10 @@
  * with a one-line message, or specs that keep opev.h's promises; those
  * specs printed back and parsed again must come out the same.  Each spec
  * is then encoded against this machine's libpfm4, which must give one of
- * our errors or an event within the rules.  Nothing may crash or leak.
+ * our errors or an event within the rules.  The same bytes go through
+ * ocount's grammar (opev_parse_count_list(), no count field), whose
+ * specs must keep the same promises, have no count, and read back the
+ * same through opev_parse_list().  Nothing may crash or leak.
  */
 #include "config.h"
 
@@ -145,6 +148,29 @@ static void check_encode(const struct opev_spec *s)
 		abort();
 }
 
+/* ocount's grammar on the same list */
+static void check_count_list(const char *list)
+{
+	struct opev_spec *specs;
+	struct op_err err = { "" };
+	size_t nr, i;
+	int ret = opev_parse_count_list(list, &specs, &nr, &err);
+
+	if (ret) {
+		check_error(ret, &err);
+		if (specs || nr)
+			abort();
+		return;
+	}
+	for (i = 0; i < nr; i++) {
+		check_spec(&specs[i]);
+		if (specs[i].has_count)
+			abort();
+	}
+	check_round_trip(specs, nr);
+	free(specs);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct opev_spec *specs;
@@ -160,6 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(list, data, size);
 	list[size] = '\0';
+	check_count_list(list);
 	ret = opev_parse_list(list, &specs, &nr, &err);
 	free(list);
 	if (ret) {
