@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon/operf_target.h"
@@ -40,14 +41,21 @@ int operf_target_fork(struct operf_target *t, char *const argv[])
 	}
 	if (t->pid == 0) {
 		sigset_t none;
+		ssize_t n;
 		char c;
 		int e;
 
 		close(go[1]);
 		close(err[0]);
-		/* wait for operf: EOF (or a byte) means go */
-		while (read(go[0], &c, 1) < 0 && errno == EINTR)
-			;
+		/*
+		 * wait for the tool: a byte means go; EOF means it ended
+		 * (killed) without letting go, and the command must not run
+		 */
+		do
+			n = read(go[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(127);
 		close(go[0]);
 		/* operf blocks the signals it reads through a signalfd */
 		sigemptyset(&none);
@@ -67,11 +75,34 @@ int operf_target_fork(struct operf_target *t, char *const argv[])
 	return 0;
 }
 
+/*
+ * The byte that lets the child exec.  A child already gone makes the
+ * write fail with EPIPE: its SIGPIPE is blocked and taken back here, so
+ * that it does not kill the tool; release then finds the child's end.
+ */
+static void let_go(int fd)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t pipe_only, old;
+	ssize_t n;
+
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_only, &old);
+	do
+		n = write(fd, "g", 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EPIPE && !sigismember(&old, SIGPIPE))
+		sigtimedwait(&pipe_only, NULL, &now);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 int operf_target_release(struct operf_target *t)
 {
 	ssize_t n;
 	int e = 0;
 
+	let_go(t->go_fd);
 	close(t->go_fd);
 	t->go_fd = -1;
 	do

@@ -12,7 +12,9 @@
 
 struct operf_target {
 	pid_t pid;		/* the child, -1 before start */
-	int go_fd;		/* write end: the child execs when it closes */
+	int go_fd;		/* write end: the child execs when a byte
+				   comes, and exits if it closes without one
+				   (the tool died holding it) */
 	int err_fd;		/* read end: exec's errno, or EOF on success */
 };
 
