@@ -133,6 +133,12 @@ void opd_engine_buildids_text(const struct opd_engine *e, struct op_strbuf *sb);
  */
 void opd_engine_longnames_text(const struct opd_engine *e, struct op_strbuf *sb);
 
+/*
+ * The jitdump files the run's processes mapped (opd_jit.h), for
+ * converting at the end; valid until opd_engine_free().
+ */
+const struct opd_jit_dumps *opd_engine_jitdumps(const struct opd_engine *e);
+
 /* Was event event_idx throttled by the kernel? */
 bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx);
 

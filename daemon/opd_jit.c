@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Copying the perf map files of JIT code into the session (opd_jit.h). */
+/*
+ * JIT code into the session (opd_jit.h): perf map files copied, jitdump
+ * files converted.
+ */
 #include "config.h"
 
 #include <dirent.h>
@@ -15,6 +18,8 @@
 #include <unistd.h>
 
 #include "daemon/opd_jit.h"
+#include "daemon/opd_jitdump.h"
+#include "daemon/opd_jitelf.h"
 #include "libdb/odb_session.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
@@ -110,4 +115,74 @@ int opd_jit_store(const struct op_dir *current, char *failed, size_t failed_len)
 	}
 	free(t.v);
 	return ret ? ret : stored;
+}
+
+void opd_jit_dumps_add(struct opd_jit_dumps *l, uint32_t tgid, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->v[i].tgid == tgid && !strcmp(l->v[i].path, path))
+			return;
+	l->v = op_xreallocarray(l->v, l->nr + 1, sizeof(*l->v));
+	l->v[l->nr].tgid = tgid;
+	l->v[l->nr].path = op_xstrdup(path);
+	l->nr++;
+}
+
+void opd_jit_dumps_release(struct opd_jit_dumps *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->v[i].path);
+	free(l->v);
+	l->v = NULL;
+	l->nr = 0;
+}
+
+int opd_jit_convert(const char *path, bool owned, struct opd_jit_conv *c)
+{
+	struct opd_jitdump d;
+	char *data;
+	size_t len;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = owned ? op_read_owned_file(path, OPD_JITDUMP_MAX, &data, &len) :
+		      op_read_plain_file(path, OPD_JITDUMP_MAX, &data, &len);
+	if (ret)
+		return ret;
+	ret = opd_jitdump_parse(data, len, &d);
+	if (!ret) {
+		c->pid = d.pid;
+		c->cut = d.cut;
+		c->nr_codes = d.nr_codes;
+		ret = opd_jitelf_build(&d, &c->image, &c->len, &c->nr_syms);
+		opd_jitdump_release(&d);
+	}
+	free(data);
+	return ret;
+}
+
+int opd_jit_store_dumps(const struct op_dir *current, const struct opd_jit_dumps *l,
+			void (*warn)(const char *path, int err, void *data), void *data)
+{
+	int stored = 0;
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		struct opd_jit_conv c;
+		int ret = opd_jit_convert(l->v[i].path, true, &c);
+
+		if (!ret) {
+			ret = odb_session_store_jitelf(current, l->v[i].tgid, c.image, c.len);
+			free(c.image);
+		}
+		if (!ret)
+			stored++;
+		else if (warn)
+			warn(l->v[i].path, ret, data);
+	}
+	return stored;
 }

@@ -394,6 +394,7 @@ struct symtab_priv {
 	bool dbg_tried;
 	bool segments;			/* keys are file offsets of elf */
 	uint64_t bias;			/* else vma = key + bias */
+	uint64_t anon_len;		/* of the region of a JIT image's keys */
 	char *debug_root;		/* opts->debug_root, for lines */
 	char *text;			/* kallsyms text that names point into */
 	struct pp_strpool pool;		/* names made up here */

@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# JIT code named from jitdump files: the jitgen workload generates
+# jit_hot and jit_cold into anonymous memory, describes them (names and
+# code bytes) in ./jit-PID.dump and maps that file executable, as node
+# --perf-prof and the JVM's and .NET's agents do.
+#  - operf converts the dump into the session's jit/PID.jo, an ELF file
+#    that readelf lists the two functions in;
+#  - opreport -l names them, 3:1 within 5 points, also once the dump is
+#    gone; opannotate -a disassembles jit_hot's add/dec/jne from it;
+#  - opjitconv makes the same image from the dump, into the session or
+#    to -o FILE; a dump cut in a record converts what came before it, with
+#    a warning;
+#  - bad input: a dump cut in its header, a wrong magic, a symlink, a
+#    missing file: opjitconv fails with exit 1 and says why; usage errors
+#    exit 2; operf warns about a dump with a wrong magic or owned by
+#    another user and leaves the region one anonymous row.
+. "$top_srcdir/tests/lib.sh"
+need_perf
+test -x "$OPREPORT" || skip_all "opreport is not built"
+OPJITCONV=$top_builddir/daemon/opjitconv
+jitgen=$WORKLOADS/jitgen
+"$jitgen" probe >probe.out 2>&1
+test $? = 77 && skip_all "$(cat probe.out)"
+have_readelf=; command -v readelf >/dev/null 2>&1 && have_readelf=1
+
+check 'operf ./jitgen' profile run -d s "$jitgen" .
+pid=$(sed -n 's/^jitgen: pid \([0-9]*\),.*/\1/p' run.out)
+dump=jit-$pid.dump
+jo=s/samples/current/jit/$pid.jo
+say "pid $pid"
+check 'the session has jit/PID.jo' test -f "$jo"
+# FILE NAME...: readelf -s lists each NAME as a FUNC of FILE, nothing else
+funcs() {
+	f_file=$1; shift
+	readelf -sW "$f_file" >"$f_file.syms" || return 1
+	awk '$4 == "FUNC" { print $8 }' "$f_file.syms" | sort >"$f_file.names"
+	printf '%s\n' "$@" | sort | compare - "$f_file.names"
+}
+if test -n "$have_readelf"; then
+	check '... an ELF file with jit_hot and jit_cold' funcs "$jo" jit_hot jit_cold
+else
+	skip '... an ELF file with jit_hot and jit_cold' 'no readelf'
+fi
+# NAME: -l names jit_hot and jit_cold, 3:1 ("COUNT ... NAME" rows)
+named() {
+	exits 0 "$1" --session-dir=s -l -n || return 1
+	set -- $(awk '$NF == "jit_hot" { h = $1 } $NF == "jit_cold" { c = $1 }
+		      END { print h + 0, c + 0 }' "$1.out")
+	say "jit_hot $1, jit_cold $2"
+	test "$1" -gt 0 -a "$2" -gt 0 && near "$1" "$2" 75 5
+}
+check 'opreport -l: jit_hot and jit_cold, 3:1' named l1
+# jit_hot's listing: its instructions, and its samples on them
+annotated() {
+	hot=$(awk '$NF == "jit_hot" { print $1 }' l1.out) &&
+	ann_exits 0 a1 --session-dir=s -a &&
+	awk '/<jit_hot>:/ { on = 1; next } on && /^ *:$/ { exit } on' a1.out >hot.asm &&
+	sed 's/^/#   /' hot.asm &&
+	grep -q 'add ' hot.asm && grep -q 'dec ' hot.asm && grep -q 'jne ' hot.asm &&
+	awk -v want="$hot" '$1 ~ /^[0-9]+$/ { n += $1 } END { exit n != want }' hot.asm
+}
+check 'opannotate -a: the code of jit_hot with its samples' annotated
+cp "$dump" keep.dump || exit 99
+rm -f "$dump"
+check '... opreport -l also with the dump gone (the session copy)' named l2
+
+# the tool
+rm -f "$jo"
+anon() {
+	exits 0 "$1" --session-dir=s -l -n &&
+	! grep -q 'jit_hot' "$1.out" && grep -q "anon (tgid:$pid range:" "$1.out"
+}
+check 'without jit/PID.jo: the anonymous region as one row' anon l3
+check 'opjitconv --session-dir=s DUMP stores jit/PID.jo' "$OPJITCONV" --session-dir=s keep.dump
+check '... which names them again' named l4
+check 'opjitconv -o FILE' "$OPJITCONV" -o out.jo keep.dump
+check '... the same image' cmp out.jo "$jo"
+# a dump cut in jit_cold's record: jit_hot only, and a warning
+head -c 138 keep.dump >cut.dump
+cut_ok() {
+	"$OPJITCONV" -o cut.jo cut.dump 2>cut.err &&
+	grep -q "warning: 'cut.dump' ends in the middle of a record" cut.err &&
+	{ test -z "$have_readelf" || funcs cut.jo jit_hot; }
+}
+check 'a dump cut in a record: what came before, with a warning' cut_ok
+# CASE FILE WORDS: opjitconv FILE exits 1 saying WORDS, and writes nothing
+refused() {
+	"$OPJITCONV" -o "$1.jo" "$2" 2>"$1.err"
+	r_rc=$?
+	sed 's/^/#   /' "$1.err"
+	test "$r_rc" = 1 && grep -q "opjitconv: error: cannot convert '$2': $3" "$1.err" &&
+	test ! -e "$1.jo" && ! ls "$1".jo.* >/dev/null 2>&1
+}
+head -c 20 keep.dump >short.dump
+check 'a dump cut in its header: exit 1' refused short short.dump 'the jitdump header is cut short'
+{ printf 'XXXX'; tail -c +5 keep.dump; } >magic.dump
+check 'a wrong magic: exit 1' refused magic magic.dump 'not a jitdump file'
+ln -s keep.dump link.dump || exit 99
+check 'a symlink: exit 1' refused link link.dump ''
+check 'a missing file: exit 1' refused missing none.dump 'No such file'
+usage() {
+	"$OPJITCONV" "$@" >usage.out 2>usage.err
+	u_rc=$?
+	test "$u_rc" = 2 || { say "exit $u_rc"; return 1; }
+}
+check 'no jitdump: exit 2' usage
+check '-o with two dumps: exit 2' usage -o x.jo keep.dump keep.dump
+check '--pid not a number: exit 2' usage --pid=x keep.dump
+
+# operf and dumps it must not read
+bad_run() {	# NAME MODE WORDS: operf warns, the region stays one row
+	profile "$1" -d "s_$1" "$jitgen" . "$2" || return 1
+	b_pid=$(sed -n 's/^jitgen: pid \([0-9]*\),.*/\1/p' "$1.out")
+	sed 's/^/#   /' "$1.err"
+	grep -q "operf: warning: JIT code in '.*jit-$b_pid.dump' is left unnamed: $3" "$1.err" &&
+	test ! -e "s_$1/samples/current/jit/$b_pid.jo" &&
+	"$OPREPORT" --session-dir="s_$1" -l -n >"$1.l" 2>&1 &&
+	! grep -q jit_hot "$1.l" && grep -q "anon (tgid:$b_pid range:" "$1.l"
+}
+check 'operf: a dump with a wrong magic: a warning, no names' bad_run badmagic badmagic \
+	'not a jitdump file'
+if test "$(id -u)" = 0; then
+	check "operf: a dump owned by another user: a warning, no names" bad_run foreign \
+		foreign 'owned by another user, not read'
+else
+	skip 'operf: a dump owned by another user' 'needs root to give the file away'
+fi
+
+done_testing
