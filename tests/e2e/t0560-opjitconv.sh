@@ -11,6 +11,8 @@
 #  - opjitconv makes the same image from the dump, into the session or
 #    to -o FILE; a dump cut in a record converts what came before it, with
 #    a warning;
+#  - node --perf-prof (when node is installed): its jitdump names the
+#    JavaScript functions V8 compiled, the hotter one first;
 #  - bad input: a dump cut in its header, a wrong magic, a symlink, a
 #    missing file: opjitconv fails with exit 1 and says why; usage errors
 #    exit 2; operf warns about a dump with a wrong magic or owned by
@@ -125,6 +127,29 @@ if test "$(id -u)" = 0; then
 		foreign 'owned by another user, not read'
 else
 	skip 'operf: a dump owned by another user' 'needs root to give the file away'
+fi
+
+# a real runtime: V8 writes ./jit-PID.dump with --perf-prof
+cat >hot.js <<'JS'
+function hotLoop(n) { let s = 0; for (let i = 0; i < n; i++) s = (s + i * 7) % 1000003; return s; }
+function coldLoop(n) { let s = 1; for (let i = 0; i < n; i++) s = (s * 3 + i) % 999983; return s; }
+let t = 0;
+for (let k = 0; k < 40; k++) { t += hotLoop(3000000); t += coldLoop(1000000); }
+console.log(t);
+JS
+node_named() {
+	profile node -d s_node node --perf-prof hot.js || { sed 's/^/#   /' node.err; return 1; }
+	"$OPREPORT" --session-dir=s_node -l -n >node.l 2>&1 || return 1
+	sed -n '1,6s/^/#   /p' node.l
+	set -- $(awk '/JS:\*?hotLoop/ { h += $1 } /JS:\*?coldLoop/ { c += $1 }
+		      END { print h + 0, c + 0 }' node.l)
+	say "hotLoop $1, coldLoop $2"
+	test "$1" -gt "$2" -a "$2" -gt 0
+}
+if command -v node >/dev/null 2>&1 && node --perf-prof -e 0 >/dev/null 2>&1; then
+	check 'node --perf-prof: hotLoop and coldLoop named, hotLoop first' node_named
+else
+	skip 'node --perf-prof' 'node is not installed'
 fi
 
 done_testing
