@@ -9,6 +9,8 @@
 #include "daemon/opd_jitdump.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_hash.h"
+#include "libutil/op_hmap.h"
 
 #define HEADER_SIZE 40		/* the fixed part of the file header */
 #define RECORD_SIZE 16		/* of each record's header */
@@ -50,10 +52,41 @@ static uint64_t get64(const struct opd_jitdump *d, const unsigned char *p)
 	return d->swapped ? __builtin_bswap64(v) : v;
 }
 
-static int add_code(struct opd_jitdump *d, size_t *alloc, const struct opd_jit_code *c)
+/* while parsing: room for codes, and the latest code of each (index, address) */
+struct parse {
+	size_t alloc;
+	struct op_hmap latest;		/* values: code position + 1 */
+};
+
+static uint64_t code_key(uint64_t index, uint64_t addr)
 {
-	if (d->nr_codes == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 64;
+	return op_hash_combine(op_hash_u64(index), addr);
+}
+
+/* the position of the latest code of index at addr, or SIZE_MAX */
+static size_t find_latest(const struct opd_jitdump *d, const struct parse *ps,
+			  uint64_t index, uint64_t addr)
+{
+	uint64_t h = code_key(index, addr);
+	struct op_hmap_iter it;
+	void *v;
+
+	for (v = op_hmap_first(&ps->latest, h, &it); v; v = op_hmap_next(&ps->latest, h, &it)) {
+		size_t i = (size_t)(uintptr_t)v - 1;
+
+		if (d->codes[i].index == index && d->codes[i].addr == addr)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+static int add_code(struct opd_jitdump *d, struct parse *ps, const struct opd_jit_code *c)
+{
+	size_t old = find_latest(d, ps, c->index, c->addr);
+	uint64_t h = code_key(c->index, c->addr);
+
+	if (d->nr_codes == ps->alloc) {
+		size_t n = ps->alloc ? ps->alloc * 2 : 64;
 		struct opd_jit_code *v;
 
 		if (d->nr_codes >= CODES_MAX)
@@ -62,14 +95,19 @@ static int add_code(struct opd_jitdump *d, size_t *alloc, const struct opd_jit_c
 		if (!v)
 			return -ENOMEM;
 		d->codes = v;
-		*alloc = n;
+		ps->alloc = n;
 	}
+	/* one entry per (index, address): moves find the latest at once */
+	if (old != SIZE_MAX)
+		op_hmap_remove(&ps->latest, h, (void *)(uintptr_t)(old + 1));
+	if (op_hmap_insert(&ps->latest, h, (void *)(uintptr_t)(d->nr_codes + 1)))
+		return -ENOMEM;
 	d->codes[d->nr_codes++] = *c;
 	return 0;
 }
 
 /* a code load: rec (len bytes, its header included) */
-static int code_load(struct opd_jitdump *d, size_t *alloc, const unsigned char *rec,
+static int code_load(struct opd_jitdump *d, struct parse *ps, const unsigned char *rec,
 		     size_t len)
 {
 	const unsigned char *f = rec + RECORD_SIZE;
@@ -91,15 +129,16 @@ static int code_load(struct opd_jitdump *d, size_t *alloc, const unsigned char *
 	c.code = nul + 1;
 	if (c.size > rest)
 		return OPD_JITDUMP_ERR_RECORD;
-	return add_code(d, alloc, &c);
+	return add_code(d, ps, &c);
 }
 
 /* a code move: the latest code of its index, again at its new address */
-static int code_move(struct opd_jitdump *d, size_t *alloc, const unsigned char *rec,
+static int code_move(struct opd_jitdump *d, struct parse *ps, const unsigned char *rec,
 		     size_t len)
 {
 	const unsigned char *f = rec + RECORD_SIZE;
 	uint64_t old_addr, new_addr, index;
+	struct opd_jit_code c;
 	size_t i;
 
 	if (len < RECORD_SIZE + MOVE_FIXED)
@@ -107,15 +146,12 @@ static int code_move(struct opd_jitdump *d, size_t *alloc, const unsigned char *
 	old_addr = get64(d, f + 16);
 	new_addr = get64(d, f + 24);
 	index = get64(d, f + 40);
-	for (i = d->nr_codes; i-- > 0;) {
-		struct opd_jit_code c = d->codes[i];
-
-		if (c.index != index || c.addr != old_addr)
-			continue;
-		c.addr = new_addr;
-		return add_code(d, alloc, &c);
-	}
-	return 0;	/* code this file never loaded: nothing to move */
+	i = find_latest(d, ps, index, old_addr);
+	if (i == SIZE_MAX)
+		return 0;	/* code this file never loaded: nothing to move */
+	c = d->codes[i];
+	c.addr = new_addr;
+	return add_code(d, ps, &c);
 }
 
 static int read_header(const unsigned char *p, size_t len, struct opd_jitdump *d,
@@ -147,7 +183,8 @@ static int read_header(const unsigned char *p, size_t len, struct opd_jitdump *d
 int opd_jitdump_parse(const void *data, size_t len, struct opd_jitdump *d)
 {
 	const unsigned char *p = data;
-	size_t pos, alloc = 0;
+	struct parse ps = { 0, OP_HMAP_INIT };
+	size_t pos;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -170,12 +207,13 @@ int opd_jitdump_parse(const void *data, size_t len, struct opd_jitdump *d)
 			break;
 		}
 		if (id == JIT_CODE_LOAD)
-			ret = code_load(d, &alloc, p + pos, size);
+			ret = code_load(d, &ps, p + pos, size);
 		else if (id == JIT_CODE_MOVE)
-			ret = code_move(d, &alloc, p + pos, size);
+			ret = code_move(d, &ps, p + pos, size);
 		d->nr_records++;
 		pos += size;
 	}
+	op_hmap_release(&ps.latest);
 	if (ret)
 		opd_jitdump_release(d);
 	return ret;
