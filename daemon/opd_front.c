@@ -282,13 +282,25 @@ static void write_stats(const struct opd_session *s, struct opd_engine *e,
 	free(thr);
 }
 
-/* a jitdump a process mapped that could not become its jit/TGID.jo */
+/*
+ * A jitdump a process mapped that could not become its jit/TGID.jo (or,
+ * path NULL, the list of them that could not be written); data: the
+ * session
+ */
 static void warn_jitdump(const char *path, int err, void *data)
 {
-	(void)data;
+	const struct opd_session *s = data;
+
+	if (!path) {
+		op_warning("cannot write '%s/" ODB_SESSION_JITDUMPS "': %s", s->current,
+			   op_strerror(err));
+		return;
+	}
 	op_warning("JIT code in '%s' is left unnamed: %s", path,
 		   err == -EPERM ? "owned by another user, not read" :
 		   err == -ELOOP ? "a symlink, not followed" : opd_jitdump_strerror(err));
+	if (err == -EPERM)
+		op_hint("its owner can convert it: opjitconv --session-dir=%s", s->dir);
 }
 
 void opd_front_write_files(const struct opd_session *s, struct opd_engine *e,
@@ -307,7 +319,8 @@ void opd_front_write_files(const struct opd_session *s, struct opd_engine *e,
 		op_warning("cannot copy '%s' into '%s/jit': %s", failed, s->current,
 			   op_strerror(ret));
 	if (all)
-		opd_jit_store_dumps(&s->cdir, opd_engine_jitdumps(e), warn_jitdump, NULL);
+		opd_jit_store_dumps(&s->cdir, opd_engine_jitdumps(e), warn_jitdump,
+				    (void *)s);
 	store_text(s, e, ODB_SESSION_COMMS, prior ? prior->texts[0] : NULL,
 		   last ? &last->texts[0] : NULL, opd_engine_comms_text,
 		   odb_session_store_comms);

@@ -22,6 +22,8 @@
 #include "daemon/opd_jitelf.h"
 #include "libdb/odb_session.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+#include "libutil/op_field.h"
 #include "libutil/op_file.h"
 
 #define MAP_MAX ((size_t)256 << 20)
@@ -141,6 +143,39 @@ void opd_jit_dumps_release(struct opd_jit_dumps *l)
 	l->nr = 0;
 }
 
+void opd_jit_dumps_text(const struct opd_jit_dumps *l, struct op_strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		op_strbuf_addf(sb, "%" PRIu32 " ", l->v[i].tgid);
+		op_field_add(sb, l->v[i].path);
+		op_strbuf_addch(sb, '\n');
+	}
+}
+
+void opd_jit_dumps_parse(struct opd_jit_dumps *l, const char *text)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		char *line = op_xstrndup(text, len), *end, *path;
+		unsigned long long tgid;
+
+		text += len + (text[len] == '\n');
+		errno = 0;
+		tgid = strtoull(line, &end, 10);
+		if (end != line && *end == ' ' && !errno && tgid && tgid <= UINT32_MAX &&
+		    end[1] == '/' && !strchr(end + 1, ' ')) {
+			path = op_field_text(end + 1);
+			if (!path)
+				op_die(1, "out of memory");
+			opd_jit_dumps_add(l, (uint32_t)tgid, path);
+			free(path);
+		}
+		free(line);
+	}
+}
+
 int opd_jit_convert(const char *path, bool owned, struct opd_jit_conv *c)
 {
 	struct opd_jitdump d;
@@ -168,13 +203,23 @@ int opd_jit_convert(const char *path, bool owned, struct opd_jit_conv *c)
 int opd_jit_store_dumps(const struct op_dir *current, const struct opd_jit_dumps *l,
 			void (*warn)(const char *path, int err, void *data), void *data)
 {
-	int stored = 0;
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	int stored = 0, ret;
 	size_t i;
 
+	if (!l->nr)
+		return 0;
+	opd_jit_dumps_text(l, &sb);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	ret = odb_session_store_jitdumps(current, sb.buf, sb.len);
+	if (ret && warn)
+		warn(NULL, ret, data);
+	op_strbuf_release(&sb);
 	for (i = 0; i < l->nr; i++) {
 		struct opd_jit_conv c;
-		int ret = opd_jit_convert(l->v[i].path, true, &c);
 
+		ret = opd_jit_convert(l->v[i].path, true, &c);
 		if (!ret) {
 			ret = odb_session_store_jitelf(current, l->v[i].tgid, c.image, c.len);
 			free(c.image);

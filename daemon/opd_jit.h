@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "libutil/op_dir.h"
+#include "libutil/op_strbuf.h"
 
 /*
  * Copy the map files of the processes with anonymous-memory sample
@@ -40,6 +41,19 @@ void opd_jit_dumps_add(struct opd_jit_dumps *l, uint32_t tgid, const char *path)
 /* forget them all; the list is empty again */
 void opd_jit_dumps_release(struct opd_jit_dumps *l);
 
+/*
+ * The list as the session keeps it (jit/dumps, oprofile-ng-session(5),
+ * JIT CODE): one "TGID PATH" line per dump, PATH escaped as op_field.h
+ * writes fields; appended to sb.
+ */
+void opd_jit_dumps_text(const struct opd_jit_dumps *l, struct op_strbuf *sb);
+
+/*
+ * Add the dumps of such a text (NUL-terminated) to l; lines that do not
+ * parse (no TGID, no absolute PATH) are skipped.
+ */
+void opd_jit_dumps_parse(struct opd_jit_dumps *l, const char *text);
+
 /* what converting one jitdump gave */
 struct opd_jit_conv {
 	unsigned char *image;		/* the ELF image; caller frees */
@@ -60,9 +74,11 @@ struct opd_jit_conv {
 int opd_jit_convert(const char *path, bool owned, struct opd_jit_conv *c);
 
 /*
- * Convert each jitdump of l into current/jit/TGID.jo.  Returns how many
- * were stored; those that could not be read or converted are left out,
- * each reported through warn(path, error code, data) when warn is set.
+ * Convert each jitdump of l into current/jit/TGID.jo, and list them all
+ * in current/jit/dumps (for opjitconv(1) to convert again).  Returns how
+ * many were stored; those that could not be read or converted are left
+ * out, each reported through warn(path, error code, data) when warn is
+ * set, as is a list that cannot be written (with path NULL).
  */
 int opd_jit_store_dumps(const struct op_dir *current, const struct opd_jit_dumps *l,
 			void (*warn)(const char *path, int err, void *data), void *data);

@@ -2,7 +2,8 @@
 /*
  * opjitconv: make the jitdump files of JIT runtimes into ELF images of
  * their code (opd_jitelf.h), into a session's samples/current/jit/PID.jo
- * where the report tools name the code from, or into a file of one's own.
+ * where the report tools name the code from, or into a file of one's own;
+ * without files, the jitdumps the session's last run listed.
  * operf does the same at the end of each run for the jitdumps the
  * profiled processes mapped; this tool is for runs that could not (a
  * dump written after operf stopped, a session made elsewhere).
@@ -16,9 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "daemon/opd_jit.h"
 #include "daemon/opd_jitdump.h"
+#include "libdb/odb.h"
 #include "libdb/odb_session.h"
 #include "libutil/op_dir.h"
 #include "libutil/op_error.h"
@@ -88,6 +91,31 @@ static int open_current(struct op_dir *d)
 	return ret ? 1 : 0;
 }
 
+/* the session's list of the last run's jitdumps into *l; 1 after saying why not */
+static int read_list(const struct op_dir *current, struct opd_jit_dumps *l)
+{
+	char *text;
+	size_t len;
+	int ret = odb_session_read(current->path, ODB_SESSION_JITDUMPS, (size_t)64 << 20,
+				   &text, &len);
+
+	if (ret == -ENOENT) {
+		op_error("no jitdump to convert: '%s/" ODB_SESSION_JITDUMPS "' does not exist",
+			 current->path);
+		op_hint("operf lists there the jitdumps its processes mapped; "
+			"give the jitdump files instead");
+		return 1;
+	}
+	if (ret) {
+		op_error("cannot read '%s/" ODB_SESSION_JITDUMPS "': %s", current->path,
+			 odb_strerror(ret));
+		return 1;
+	}
+	opd_jit_dumps_parse(l, text);
+	free(text);
+	return 0;
+}
+
 /* convert path into the session (current) or to opts.output; 0 or 1 */
 static int convert(const char *path, const struct op_dir *current, uint32_t pid)
 {
@@ -129,14 +157,35 @@ static int convert(const char *path, const struct op_dir *current, uint32_t pid)
 	return 0;
 }
 
+/* the dumps of the session's list, each as the code of its process */
+static int convert_listed(const struct op_dir *current, uint32_t pid)
+{
+	struct opd_jit_dumps l = { 0 };
+	struct stat st;
+	int status = read_list(current, &l);
+	size_t i;
+
+	for (i = 0; !status && i < l.nr; i++) {
+		if (lstat(l.v[i].path, &st) && errno == ENOENT) {
+			op_warning("'%s' is gone: jit/%" PRIu32 ".jo stays as it was",
+				   l.v[i].path, l.v[i].tgid);
+			continue;
+		}
+		if (convert(l.v[i].path, current, pid ? pid : l.v[i].tgid))
+			status = 1;
+	}
+	opd_jit_dumps_release(&l);
+	return status;
+}
+
 static int run(int nr, const char **args)
 {
 	struct op_dir current = OP_DIR_INIT;
 	uint32_t pid = 0;
 	int i, status = 0;
 
-	if (!nr)
-		return op_usage_error("give the jitdump files to convert (jit-PID.dump)"), 2;
+	if (!nr && opts.output)
+		return op_usage_error("-o writes the image of one jitdump: give it"), 2;
 	if (opts.output && nr > 1)
 		return op_usage_error("-o writes one image: give one jitdump, not %d", nr), 2;
 	if (opts.output && opts.session_dir)
@@ -145,6 +194,8 @@ static int run(int nr, const char **args)
 		return op_usage_error("--pid: '%s' is not a process id", opts.pid), 2;
 	if (!opts.output && open_current(&current))
 		return 1;
+	if (!nr)
+		status = convert_listed(&current, pid);
 	for (i = 0; i < nr; i++)
 		if (convert(args[i], &current, pid))
 			status = 1;
@@ -158,7 +209,7 @@ int main(int argc, char **argv)
 	poptContext ctx;
 	int nr, status;
 
-	if (op_popt_parse(&ctx, argc, argv, options_table, "JITDUMP...", 0, NULL, NULL)) {
+	if (op_popt_parse(&ctx, argc, argv, options_table, "[JITDUMP...]", 0, NULL, NULL)) {
 		status = 2;
 		goto out;
 	}

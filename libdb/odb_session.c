@@ -116,6 +116,11 @@ int odb_session_store_jitelf(const struct op_dir *dir, uint32_t tgid, const void
 	return store_file(dir, name, image, len);
 }
 
+int odb_session_store_jitdumps(const struct op_dir *dir, const char *text, size_t len)
+{
+	return store_file(dir, ODB_SESSION_JITDUMPS, text, len);
+}
+
 char *odb_session_kernel_copy(const char *dir, enum odb_kernel_copy which,
 			      int *err)
 {

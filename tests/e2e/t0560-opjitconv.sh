@@ -16,7 +16,8 @@
 #  - bad input: a dump cut in its header, a wrong magic, a symlink, a
 #    missing file: opjitconv fails with exit 1 and says why; usage errors
 #    exit 2; operf warns about a dump with a wrong magic or owned by
-#    another user and leaves the region one anonymous row.
+#    another user (with a hint: opjitconv, run by its owner) and leaves
+#    the region one anonymous row.
 . "$top_srcdir/tests/lib.sh"
 need_perf
 test -x "$OPREPORT" || skip_all "opreport is not built"
@@ -63,9 +64,10 @@ annotated() {
 	awk -v want="$hot" '$1 ~ /^[0-9]+$/ { n += $1 } END { exit n != want }' hot.asm
 }
 check 'opannotate -a: the code of jit_hot with its samples' annotated
-cp "$dump" keep.dump || exit 99
-rm -f "$dump"
-check '... opreport -l also with the dump gone (the session copy)' named l2
+listed() {
+	printf '%s %s\n' "$pid" "$T_REAL/$dump" | compare - s/samples/current/jit/dumps
+}
+check 'jit/dumps lists the dump' listed
 
 # the tool
 rm -f "$jo"
@@ -74,8 +76,20 @@ anon() {
 	! grep -q 'jit_hot' "$1.out" && grep -q "anon (tgid:$pid range:" "$1.out"
 }
 check 'without jit/PID.jo: the anonymous region as one row' anon l3
-check 'opjitconv --session-dir=s DUMP stores jit/PID.jo' "$OPJITCONV" --session-dir=s keep.dump
+check 'opjitconv --session-dir=s: the listed dumps again' "$OPJITCONV" --session-dir=s
 check '... which names them again' named l4
+cp "$dump" keep.dump || exit 99
+rm -f "$dump"
+check '... also with the dump gone (the session copy)' named l2
+gone() {
+	"$OPJITCONV" --session-dir=s 2>gone.err &&
+	grep -q "warning: '.*$dump' is gone: jit/$pid.jo stays as it was" gone.err &&
+	test -f "$jo"
+}
+check '... when opjitconv finds the listed dump gone: a warning, the image kept' gone
+rm -f "$jo"
+check 'opjitconv --session-dir=s DUMP stores jit/PID.jo' "$OPJITCONV" --session-dir=s keep.dump
+check '... which names them again' named l5
 check 'opjitconv -o FILE' "$OPJITCONV" -o out.jo keep.dump
 check '... the same image' cmp out.jo "$jo"
 # a dump cut in jit_cold's record: jit_hot only, and a warning
@@ -106,7 +120,7 @@ usage() {
 	u_rc=$?
 	test "$u_rc" = 2 || { say "exit $u_rc"; return 1; }
 }
-check 'no jitdump: exit 2' usage
+check '-o without a jitdump: exit 2' usage -o x.jo
 check '-o with two dumps: exit 2' usage -o x.jo keep.dump keep.dump
 check '--pid not a number: exit 2' usage --pid=x keep.dump
 
@@ -116,6 +130,8 @@ bad_run() {	# NAME MODE WORDS: operf warns, the region stays one row
 	b_pid=$(sed -n 's/^jitgen: pid \([0-9]*\),.*/\1/p' "$1.out")
 	sed 's/^/#   /' "$1.err"
 	grep -q "operf: warning: JIT code in '.*jit-$b_pid.dump' is left unnamed: $3" "$1.err" &&
+	{ test "$2" != foreign ||
+	  grep -q "hint: its owner can convert it: opjitconv --session-dir=" "$1.err"; } &&
 	test ! -e "s_$1/samples/current/jit/$b_pid.jo" &&
 	"$OPREPORT" --session-dir="s_$1" -l -n >"$1.l" 2>&1 &&
 	! grep -q jit_hot "$1.l" && grep -q "anon (tgid:$b_pid range:" "$1.l"
@@ -123,8 +139,15 @@ bad_run() {	# NAME MODE WORDS: operf warns, the region stays one row
 check 'operf: a dump with a wrong magic: a warning, no names' bad_run badmagic badmagic \
 	'not a jitdump file'
 if test "$(id -u)" = 0; then
-	check "operf: a dump owned by another user: a warning, no names" bad_run foreign \
-		foreign 'owned by another user, not read'
+	check "operf: a dump owned by another user: a warning and a hint, no names" bad_run \
+		foreign foreign 'owned by another user, not read'
+	# as the hint says: opjitconv reads the listed dump as its owner would
+	owner() {
+		"$OPJITCONV" --session-dir=s_foreign &&
+		"$OPREPORT" --session-dir=s_foreign -l -n >foreign2.l 2>&1 &&
+		grep -q jit_hot foreign2.l && grep -q jit_cold foreign2.l
+	}
+	check '... which opjitconv --session-dir then converts' owner
 else
 	skip 'operf: a dump owned by another user' 'needs root to give the file away'
 fi
