@@ -259,7 +259,7 @@ const struct opd_stats *opd_engine_stats(const struct opd_engine *e)
 	return &e->stats;
 }
 
-const struct opd_jit_dumps *opd_engine_jitdumps(const struct opd_engine *e)
+struct opd_jit_dumps *opd_engine_jitdumps(struct opd_engine *e)
 {
 	return &e->jitdumps;
 }

@@ -127,6 +127,7 @@ void opd_jit_dumps_add(struct opd_jit_dumps *l, uint32_t tgid, const char *path)
 		if (l->v[i].tgid == tgid && !strcmp(l->v[i].path, path))
 			return;
 	l->v = op_xreallocarray(l->v, l->nr + 1, sizeof(*l->v));
+	memset(&l->v[l->nr], 0, sizeof(l->v[l->nr]));
 	l->v[l->nr].tgid = tgid;
 	l->v[l->nr].path = op_xstrdup(path);
 	l->nr++;
@@ -200,7 +201,31 @@ int opd_jit_convert(const char *path, bool owned, struct opd_jit_conv *c)
 	return ret;
 }
 
-int opd_jit_store_dumps(const struct op_dir *current, const struct opd_jit_dumps *l,
+/*
+ * Is r's dump as it was at the last call, with nothing left to do (its
+ * image still there, or it was refused)?  Remembers it as it is now.
+ */
+static bool unchanged(const struct op_dir *current, struct opd_jit_dump_ref *r)
+{
+	struct stat st;
+	char name[64];
+	int64_t ns;
+	bool same;
+
+	if (lstat(r->path, &st))
+		return false;
+	ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	same = r->seen && r->size == (int64_t)st.st_size && r->mtime_ns == ns;
+	r->seen = true;
+	r->size = (int64_t)st.st_size;
+	r->mtime_ns = ns;
+	if (!same)
+		return false;
+	snprintf(name, sizeof(name), ODB_SESSION_JIT_DIR "/%" PRIu32 ".jo", r->tgid);
+	return r->refused || !op_dir_stat(current, name, &st);
+}
+
+int opd_jit_store_dumps(const struct op_dir *current, struct opd_jit_dumps *l,
 			void (*warn)(const char *path, int err, void *data), void *data)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
@@ -219,7 +244,10 @@ int opd_jit_store_dumps(const struct op_dir *current, const struct opd_jit_dumps
 	for (i = 0; i < l->nr; i++) {
 		struct opd_jit_conv c;
 
+		if (unchanged(current, &l->v[i]))
+			continue;
 		ret = opd_jit_convert(l->v[i].path, true, &c);
+		l->v[i].refused = ret != 0;
 		if (!ret) {
 			ret = odb_session_store_jitelf(current, l->v[i].tgid, c.image, c.len);
 			free(c.image);

@@ -31,6 +31,10 @@ struct opd_jit_dumps {
 	struct opd_jit_dump_ref {
 		uint32_t tgid;
 		char *path;
+		/* the file as last converted (or refused), so that a
+		 * daemon's every dump does not convert it again */
+		bool seen, refused;
+		int64_t size, mtime_ns;
 	} *v;
 	size_t nr;
 };
@@ -75,12 +79,14 @@ int opd_jit_convert(const char *path, bool owned, struct opd_jit_conv *c);
 
 /*
  * Convert each jitdump of l into current/jit/TGID.jo, and list them all
- * in current/jit/dumps (for opjitconv(1) to convert again).  Returns how
- * many were stored; those that could not be read or converted are left
- * out, each reported through warn(path, error code, data) when warn is
- * set, as is a list that cannot be written (with path NULL).
+ * in current/jit/dumps (for opjitconv(1) to convert again).  A dump
+ * unchanged (size and time) since the last call is left alone when its
+ * image is still there or it was refused.  Returns how many were stored;
+ * those that could not be read or converted are left out, each reported
+ * through warn(path, error code, data) when warn is set, as is a list that
+ * cannot be written (with path NULL).
  */
-int opd_jit_store_dumps(const struct op_dir *current, const struct opd_jit_dumps *l,
+int opd_jit_store_dumps(const struct op_dir *current, struct opd_jit_dumps *l,
 			void (*warn)(const char *path, int err, void *data), void *data);
 
 #endif

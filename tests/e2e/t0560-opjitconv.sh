@@ -11,6 +11,8 @@
 #  - opjitconv makes the same image from the dump, into the session or
 #    to -o FILE; a dump cut in a record converts what came before it, with
 #    a warning;
+#  - oprofiled (opcontrol) converts at each --dump, warning about a bad
+#    dump once;
 #  - node --perf-prof (when node is installed): its jitdump names the
 #    JavaScript functions V8 compiled, the hotter one first;
 #  - bad input: a dump cut in its header, a wrong magic, a symlink, a
@@ -150,6 +152,29 @@ if test "$(id -u)" = 0; then
 	check '... which opjitconv --session-dir then converts' owner
 else
 	skip 'operf: a dump owned by another user' 'needs root to give the file away'
+fi
+
+# the daemon converts at each --dump, a dump it refused only once
+daemon_run() {
+	D=$T/d
+	opcontrol --session-dir="$D" -e cpu-clock:100000 >/dev/null &&
+	opcontrol --session-dir="$D" --start >start.out 2>&1 || return 1
+	"$jitgen" . >d1.out && "$jitgen" . badmagic >d2.out &&
+	opcontrol --session-dir="$D" --dump && opcontrol --session-dir="$D" --dump &&
+	opcontrol --session-dir="$D" --shutdown >/dev/null || return 1
+	d_pid=$(sed -n 's/^jitgen: pid \([0-9]*\),.*/\1/p' d1.out)
+	d_bad=$(sed -n 's/^jitgen: pid \([0-9]*\),.*/\1/p' d2.out)
+	test -f "$D/samples/current/jit/$d_pid.jo" &&
+	test ! -e "$D/samples/current/jit/$d_bad.jo" &&
+	"$OPREPORT" --session-dir="$D" -l -n >d.l 2>&1 &&
+	grep -q "tgid:$d_pid .* jit_hot\$" d.l && grep -q "tgid:$d_pid .* jit_cold\$" d.l &&
+	test "$(grep -c "jit-$d_bad.dump' is left unnamed" "$D/samples/oprofiled.log")" = 1
+}
+if test "$(id -u)" = 0 || test "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0; then
+	check 'oprofiled: --dump converts, a bad dump is warned about once' daemon_run
+	opcontrol --session-dir="$T/d" --shutdown >/dev/null 2>&1	# if it failed
+else
+	skip 'oprofiled' 'system-wide profiling needs root or perf_event_paranoid <= 0'
 fi
 
 # a real runtime: V8 writes ./jit-PID.dump with --perf-prof
