@@ -699,8 +699,9 @@ static int load_perfmap(struct pp_symtab *t, const struct odb_image_id *image,
  * JIT code in an anonymous region from the ELF image operf made of its
  * process's jitdump (oprofile-ng-session(5), JIT CODE): the session's
  * jit/TGID.jo, whose symbols and sections are at the addresses where the
- * code ran.  Keys are offsets into the region, as for perf map files, and
- * the code is read from the image for disassembly.  0 with t->nr symbols
+ * code ran.  Keys are offsets into the region, as for perf map files; the
+ * addresses shown are those where the code ran (as objdump shows the
+ * image), and the code is read from the image for disassembly.  0 with t->nr symbols
  * in the region, else the table is left as it was (no image, or none of
  * its code in this region) for the perf map file to try.
  */
@@ -709,7 +710,6 @@ static int load_jitelf(struct pp_symtab *t, const struct odb_image_id *image,
 {
 	struct symtab_priv *p = t->priv;
 	struct op_strbuf path = OP_STRBUF_INIT;
-	size_t i;
 	int ret;
 
 	if (!o->jit_dir || image->anon_end < image->anon_start)
@@ -728,9 +728,6 @@ static int load_jitelf(struct pp_symtab *t, const struct odb_image_id *image,
 		ret = pp_str_set(&t->file, op_strdup(path.buf));
 		if (!ret)
 			ret = load_elf(t, KEYS_ANON);
-		/* shown as offsets into the region, as perf map symbols are */
-		for (i = 0; !ret && i < t->nr; i++)
-			t->syms[i].vma = t->syms[i].start;
 		if (!ret && t->nr)
 			t->source = PP_SYMS_JITDUMP;
 		else if (!ret) {

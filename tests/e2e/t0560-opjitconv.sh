@@ -63,7 +63,13 @@ annotated() {
 	awk '/<jit_hot>:/ { on = 1; next } on && /^ *:$/ { exit } on' a1.out >hot.asm &&
 	sed 's/^/#   /' hot.asm &&
 	grep -q 'add ' hot.asm && grep -q 'dec ' hot.asm && grep -q 'jne ' hot.asm &&
-	awk -v want="$hot" '$1 ~ /^[0-9]+$/ { n += $1 } END { exit n != want }' hot.asm
+	awk -v want="$hot" '$1 ~ /^[0-9]+$/ { n += $1 } END { exit n != want }' hot.asm &&
+	# the function is shown at the address of its first instruction
+	at=$(awk '/<jit_hot>:/ { sub(/^0+/, "", $1); print $1 }' a1.out) &&
+	first=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9a-f]+:$/) { print $i; exit } }' \
+		hot.asm) &&
+	say "jit_hot at $at, its first instruction at $first" &&
+	test "$at:" = "$first"
 }
 check 'opannotate -a: the code of jit_hot with its samples' annotated
 listed() {
