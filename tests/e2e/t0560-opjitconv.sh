@@ -11,6 +11,8 @@
 #  - opjitconv makes the same image from the dump, into the session or
 #    to -o FILE; a dump cut in a record converts what came before it, with
 #    a warning;
+#  - code loaded again where other code was: the later load wins (all
+#    the address's samples are the new function's);
 #  - oprofiled (opcontrol) converts at each --dump, warning about a bad
 #    dump once;
 #  - node --perf-prof (when node is installed): its jitdump names the
@@ -168,6 +170,18 @@ if test "$(id -u)" = 0; then
 else
 	skip 'operf: a dump owned by another user' 'needs root to give the file away'
 fi
+
+# code loaded again where other code was: the later load names it all
+reload() {
+	profile reload -d s_reload "$jitgen" . reload || return 1
+	"$OPREPORT" --session-dir=s_reload -l -n >reload.l 2>&1 || return 1
+	set -- $(awk '$NF == "jit_hot" { h = $1 } $NF == "jit_new" { n = $1 }
+		      $NF == "jit_cold" { c = $1 } END { print h + 0, n + 0, c + 0 }' reload.l)
+	say "jit_hot $1, jit_new $2, jit_cold $3"
+	# jit_new has jit_cold's samples and its own: as many as jit_hot's 3/4
+	test "$3" = 0 && near "$1" "$2" 60 6
+}
+check 'code loaded again at one address: the later load names its samples' reload
 
 # the daemon converts at each --dump, a dump it refused only once
 daemon_run() {

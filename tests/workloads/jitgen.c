@@ -11,7 +11,9 @@
  *
  * usage: jitgen [DIR [MODE]]   (DIR: the current directory by default)
  * MODE badmagic: the dump's magic is wrong; foreign: the dump is given
- * to user and group 65534 (root only), as a file planted by another user.
+ * to user and group 65534 (root only), as a file planted by another user;
+ * reload: then new code, jit_new, is loaded where jit_cold was and run as
+ * long as jit_cold ran.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -107,6 +109,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	jit_run(code);
+	if (!strcmp(mode, "reload")) {
+		/* new code where jit_cold was, run as long as jit_cold ran */
+		memcpy(code + COLD_AT, loop_code, sizeof(loop_code));
+		if (put_load(fd, "jit_new", code + COLD_AT, sizeof(loop_code), 3)) {
+			perror(path);
+			return 1;
+		}
+		jit_run_one(code + COLD_AT, PASSES * UNIT);
+	}
 	munmap(marker, 4096);
 	close(fd);
 	printf("jitgen: pid %d, dump %s\n", (int)getpid(), path);
