@@ -701,9 +701,10 @@ static int load_perfmap(struct pp_symtab *t, const struct odb_image_id *image,
  * jit/TGID.jo, whose symbols and sections are at the addresses where the
  * code ran.  Keys are offsets into the region, as for perf map files; the
  * addresses shown are those where the code ran (as objdump shows the
- * image), and the code is read from the image for disassembly.  0 with t->nr symbols
- * in the region, else the table is left as it was (no image, or none of
- * its code in this region) for the perf map file to try.
+ * image), and the code is read from the image for disassembly.  Returns 0
+ * with t->nr symbols in the region, else with the table as it was (no
+ * image, or none of its code in this region) for the perf map file to
+ * try; or -ENOMEM.
  */
 static int load_jitelf(struct pp_symtab *t, const struct odb_image_id *image,
 		       const struct pp_sym_opts *o)
@@ -728,11 +729,12 @@ static int load_jitelf(struct pp_symtab *t, const struct odb_image_id *image,
 		ret = pp_str_set(&t->file, op_strdup(path.buf));
 		if (!ret)
 			ret = load_elf(t, KEYS_ANON);
-		if (!ret && t->nr)
+		if (!ret && t->nr) {
 			t->source = PP_SYMS_JITDUMP;
-		else if (!ret) {
+		} else if (ret != -ENOMEM) {
 			free(t->syms);
 			t->syms = NULL;
+			t->nr = 0;
 			forget_binary(t);
 		}
 	}

@@ -80,12 +80,20 @@ listed() {
 check 'jit/dumps lists the dump' listed
 
 # the tool
+cp "$jo" good.jo || exit 99
 rm -f "$jo"
 anon() {
 	exits 0 "$1" --session-dir=s -l -n &&
 	! grep -q 'jit_hot' "$1.out" && grep -q "anon (tgid:$pid range:" "$1.out"
 }
 check 'without jit/PID.jo: the anonymous region as one row' anon l3
+# a cut image, or a symlink to a good one, is not read either
+head -c 200 good.jo >"$jo"
+check '... and so with a jit/PID.jo cut short' anon l3b
+rm -f "$jo"
+ln -s "$T/good.jo" "$jo" || exit 99
+check '... or a jit/PID.jo that is a symlink' anon l3c
+rm -f "$jo"
 check 'opjitconv --session-dir=s: the listed dumps again' "$OPJITCONV" --session-dir=s
 check '... which names them again' named l4
 cp "$dump" keep.dump || exit 99
