@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include "daemon/opd_int.h"
+#include "daemon/opd_jitdump.h"
 #include "libdb/odb_buildid.h"
 #include "libdb/odb_longnames.h"
 #include "libutil/op_alloc.h"
@@ -55,6 +56,7 @@ void opd_engine_free(struct opd_engine *e)
 	opd_comms_release(&e->comms);
 	opd_images_release(&e->images);
 	op_strbuf_release(&e->ns_rec);
+	opd_jit_dumps_release(&e->jitdumps);
 	free(e->ids);
 	free(e->throttled);
 	free(e);
@@ -257,6 +259,11 @@ const struct opd_stats *opd_engine_stats(const struct opd_engine *e)
 	return &e->stats;
 }
 
+struct opd_jit_dumps *opd_engine_jitdumps(struct opd_engine *e)
+{
+	return &e->jitdumps;
+}
+
 bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx)
 {
 	return event_idx < e->cfg.nr_events && e->throttled[event_idx];
@@ -344,6 +351,8 @@ static void do_mmap(struct opd_engine *e, const struct opd_record *rec)
 	if (!proc)
 		proc = opd_procs_new(&e->procs, rec->u.mmap.pid);
 	anon = anon_name(name);
+	if (!anon && opd_jitdump_name(name))	/* converted at the end */
+		opd_jit_dumps_add(&e->jitdumps, rec->u.mmap.pid, name);
 	if (anon && later_name(anon)) {
 		/* the name's stand-in; the region's own image at its first sample */
 		cookie = opd_images_anon(&e->images, anon, 0, 0, 0);

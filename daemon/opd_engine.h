@@ -133,6 +133,13 @@ void opd_engine_buildids_text(const struct opd_engine *e, struct op_strbuf *sb);
  */
 void opd_engine_longnames_text(const struct opd_engine *e, struct op_strbuf *sb);
 
+/*
+ * The jitdump files the run's processes mapped (opd_jit.h), for
+ * converting at the end (which notes in them what it did); valid until
+ * opd_engine_free().
+ */
+struct opd_jit_dumps *opd_engine_jitdumps(struct opd_engine *e);
+
 /* Was event event_idx throttled by the kernel? */
 bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx);
 

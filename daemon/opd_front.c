@@ -12,6 +12,7 @@
 
 #include "daemon/opd_front.h"
 #include "daemon/opd_jit.h"
+#include "daemon/opd_jitdump.h"
 #include "daemon/opd_kernel.h"
 #include "daemon/opd_stats.h"
 #include "libdb/odb.h"
@@ -281,6 +282,27 @@ static void write_stats(const struct opd_session *s, struct opd_engine *e,
 	free(thr);
 }
 
+/*
+ * A jitdump a process mapped that could not become its jit/TGID.jo (or,
+ * path NULL, the list of them that could not be written); data: the
+ * session
+ */
+static void warn_jitdump(const char *path, int err, void *data)
+{
+	const struct opd_session *s = data;
+
+	if (!path) {
+		op_warning("cannot write '%s/" ODB_SESSION_JITDUMPS "': %s", s->current,
+			   op_strerror(err));
+		return;
+	}
+	op_warning("JIT code in '%s' is left unnamed: %s", path,
+		   err == -EPERM ? "owned by another user, not read" :
+		   err == -ELOOP ? "a symlink, not followed" : opd_jitdump_strerror(err));
+	if (err == -EPERM)
+		op_hint("its owner can convert it: opjitconv --session-dir=%s", s->dir);
+}
+
 void opd_front_write_files(const struct opd_session *s, struct opd_engine *e,
 			   const struct operf_events *evs,
 			   const struct opd_front_prior *prior,
@@ -296,6 +318,9 @@ void opd_front_write_files(const struct opd_session *s, struct opd_engine *e,
 	if (ret < 0)
 		op_warning("cannot copy '%s' into '%s/jit': %s", failed, s->current,
 			   op_strerror(ret));
+	if (all)
+		opd_jit_store_dumps(&s->cdir, opd_engine_jitdumps(e), warn_jitdump,
+				    (void *)s);
 	store_text(s, e, ODB_SESSION_COMMS, prior ? prior->texts[0] : NULL,
 		   last ? &last->texts[0] : NULL, opd_engine_comms_text,
 		   odb_session_store_comms);

@@ -6,6 +6,7 @@
 #include "daemon/opd_comm.h"
 #include "daemon/opd_engine.h"
 #include "daemon/opd_image.h"
+#include "daemon/opd_jit.h"
 #include "daemon/opd_kernel.h"
 #include "daemon/opd_ns.h"
 #include "daemon/opd_order.h"
@@ -39,6 +40,7 @@ struct opd_engine {
 	bool *throttled;		/* per event */
 	uint64_t now;			/* time of the record being processed */
 	struct op_strbuf ns_rec;	/* an MMAP2 record with its path fixed */
+	struct opd_jit_dumps jitdumps;	/* the jitdump files processes mapped */
 };
 
 /* the event index of a perf id, or UINT32_MAX if unknown */

@@ -107,6 +107,20 @@ int odb_session_store_jitmap(const struct op_dir *dir, uint32_t tgid, const void
 	return store_file(dir, name, text, len);
 }
 
+int odb_session_store_jitelf(const struct op_dir *dir, uint32_t tgid, const void *image,
+			     size_t len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), ODB_SESSION_JIT_DIR "/%" PRIu32 ".jo", tgid);
+	return store_file(dir, name, image, len);
+}
+
+int odb_session_store_jitdumps(const struct op_dir *dir, const char *text, size_t len)
+{
+	return store_file(dir, ODB_SESSION_JITDUMPS, text, len);
+}
+
 char *odb_session_kernel_copy(const char *dir, enum odb_kernel_copy which,
 			      int *err)
 {

@@ -89,6 +89,20 @@ int odb_session_store_jitmap(const struct op_dir *dir, uint32_t tgid, const void
 			     size_t len);
 
 /*
+ * Store the ELF image of the code in process tgid's jitdump (len bytes,
+ * daemon/opd_jitelf.h) as dir/jit/TGID.jo.  Returns 0 or a negative errno.
+ */
+int odb_session_store_jitelf(const struct op_dir *dir, uint32_t tgid, const void *image,
+			     size_t len);
+
+/* the jitdump files the last run's processes mapped, under the samples
+ * directory ("TGID PATH" lines, daemon/opd_jit.h writes and reads them) */
+#define ODB_SESSION_JITDUMPS ODB_SESSION_JIT_DIR "/dumps"
+
+/* store the list (len bytes) as dir/jit/dumps; 0 or a negative errno */
+int odb_session_store_jitdumps(const struct op_dir *dir, const char *text, size_t len);
+
+/*
  * Read the session file dir/name whole (at most max bytes) into *text,
  * NUL-terminated, for the caller to free.  Who reads a session may not be
  * who wrote it (root reporting on a user's session): any owner will do,

@@ -75,6 +75,7 @@ enum pp_sym_source {
 	PP_SYMS_DYNSYM,		/* .dynsym only */
 	PP_SYMS_KALLSYMS,	/* a kallsyms copy */
 	PP_SYMS_PERFMAP,	/* a perf map file of JIT code (perf-PID.map) */
+	PP_SYMS_JITDUMP,	/* the ELF image of a jitdump (jit/PID.jo) */
 	PP_SYMS_NONE,		/* the artificial symbol only */
 };
 
@@ -87,7 +88,8 @@ struct pp_sym_opts {
 	const char *kallsyms;		/* the session's kernel/kallsyms, or NULL */
 	const char *modules;		/* the session's kernel/modules, or NULL */
 	const char *vdso;		/* the session's kernel/vdso.so, or NULL */
-	const char *jit_dir;		/* the session's jit/ (perf-PID.map), or NULL */
+	const char *jit_dir;		/* the session's jit/ (perf-PID.map,
+					 * PID.jo), or NULL */
 	const char *vmlinux;		/* --vmlinux for no-vmlinux samples, or NULL */
 	enum pp_demangle_mode demangle;	/* how symbol names are shown (-D) */
 	/*

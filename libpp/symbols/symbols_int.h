@@ -394,6 +394,7 @@ struct symtab_priv {
 	bool dbg_tried;
 	bool segments;			/* keys are file offsets of elf */
 	uint64_t bias;			/* else vma = key + bias */
+	uint64_t anon_len;		/* of the region of a JIT image's keys */
 	char *debug_root;		/* opts->debug_root, for lines */
 	char *archive_debug_root;	/* the archive's debug root, tried
 					 * first (oparchive(1)), or NULL */

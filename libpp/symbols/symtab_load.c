@@ -41,6 +41,8 @@ enum key_mode {
 	KEYS_SEGMENTS,		/* file offsets through PT_LOAD */
 	KEYS_RAW,		/* the address itself (no-vmlinux) */
 	KEYS_TEXT,		/* offset from _text (vmlinux) */
+	KEYS_ANON,		/* offset from p->bias up to p->anon_len
+				 * (an anonymous region's JIT image) */
 };
 
 /*
@@ -168,7 +170,7 @@ static int collect(struct pp_symtab *t, const struct pp_elf *symelf, bool dynsym
 
 	*nr = 0;
 	es->segs = mode == KEYS_SEGMENTS ? p->elf : NULL;
-	es->bias = 0;
+	es->bias = mode == KEYS_ANON ? p->bias : 0;
 	ret = pp_elf_table_open(symelf, dynsym, &p->pool, &es->tab);
 	if (!ret && mode == KEYS_TEXT)
 		ret = text_base(&es->tab, &es->bias);
@@ -201,6 +203,8 @@ static int collect(struct pp_symtab *t, const struct pp_elf *symelf, bool dynsym
 		}
 		if (!ret || !map_key(&c, es->segs, es->bias, &hint))
 			continue;
+		if (mode == KEYS_ANON && c.start >= p->anon_len)
+			continue;	/* code of another region */
 		(*keys)[*nr].key = c.start;
 		(*keys)[(*nr)++].value = i | (uint64_t)c.name_class << CLASS_SHIFT;
 	}
@@ -695,6 +699,53 @@ static int load_perfmap(struct pp_symtab *t, const struct odb_image_id *image,
 	return ret;
 }
 
+/*
+ * JIT code in an anonymous region from the ELF image operf made of its
+ * process's jitdump (oprofile-ng-session(5), JIT CODE): the session's
+ * jit/TGID.jo, whose symbols and sections are at the addresses where the
+ * code ran.  Keys are offsets into the region, as for perf map files; the
+ * addresses shown are those where the code ran (as objdump shows the
+ * image), and the code is read from the image for disassembly.  Returns 0
+ * with t->nr symbols in the region, else with the table as it was (no
+ * image, or none of its code in this region) for the perf map file to
+ * try; or -ENOMEM.
+ */
+static int load_jitelf(struct pp_symtab *t, const struct odb_image_id *image,
+		       const struct pp_sym_opts *o)
+{
+	struct symtab_priv *p = t->priv;
+	struct op_strbuf path = OP_STRBUF_INIT;
+	int ret;
+
+	if (!o->jit_dir || image->anon_end < image->anon_start)
+		return 0;
+	op_strbuf_addf(&path, "%s/%" PRIu32 ".jo", o->jit_dir, image->anon_tgid);
+	if (op_strbuf_failed(&path))
+		return -ENOMEM;
+	/* the session's own file, never followed through a symlink */
+	ret = op_is_plain_file(path.buf) ? pp_elf_open(path.buf, &p->elf) : -ENOENT;
+	if (!ret) {
+		t->mtime = p->elf->mtime;
+		t->file_size = p->elf->size;
+		t->addr_size = p->elf->addr_size;
+		p->bias = image->anon_start;
+		p->anon_len = image->anon_end - image->anon_start + 1;
+		ret = pp_str_set(&t->file, op_strdup(path.buf));
+		if (!ret)
+			ret = load_elf(t, KEYS_ANON);
+		if (!ret && t->nr) {
+			t->source = PP_SYMS_JITDUMP;
+		} else if (ret != -ENOMEM) {
+			free(t->syms);
+			t->syms = NULL;
+			t->nr = 0;
+			forget_binary(t);
+		}
+	}
+	op_strbuf_release(&path);
+	return ret == -ENOMEM ? ret : 0;
+}
+
 /* "NAME (tgid:T range:0xS-0xE)", as oprofile-ng-formats(5) shows
  * anon regions */
 static char *anon_name(const struct odb_image_id *image)
@@ -789,8 +840,11 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 		/* symbols of the vdso image, or gaps */
 	} else if (!ret && image->kind == ODB_IMAGE_ANON) {
 		p->no_lines = "anonymous memory has no line information";
-		p->no_code = "anonymous memory has no file to read code from";
-		ret = load_perfmap(t, image, o);
+		ret = load_jitelf(t, image, o);
+		if (!ret && !t->nr) {
+			p->no_code = "anonymous memory has no file to read code from";
+			ret = load_perfmap(t, image, o);
+		}
 	} else if (is_kernel || image->kind == ODB_IMAGE_KERNEL) {
 		ret = load_kernel(t, image, o);
 	} else {

@@ -19,37 +19,10 @@
 
 #include "libpp/symbols/pp_symbols.h"
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/fuzz_tmp.h"
 
 #define LO 0x7f0000001000ull
 #define LEN 0x4000ull
-
-static char dir[64];
-
-/* at exit: the directory and its file go */
-static void remove_dir(void)
-{
-	char file[128];
-
-	snprintf(file, sizeof(file), "%s/perf-1.map", dir);
-	unlink(file);
-	rmdir(dir);
-}
-
-/* a directory of our own, made once, holding perf-1.map */
-static const char *map_dir(char *file, size_t size)
-{
-	if (!dir[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(dir, sizeof(dir), "%s/fuzz_perfmap.XXXXXX",
-			 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			abort();
-		atexit(remove_dir);
-	}
-	snprintf(file, size, "%s/perf-1.map", dir);
-	return dir;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -59,13 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct pp_sym_opts o = { 0 };
 	struct pp_symtab *t;
-	char file[128];
 	uint64_t k;
 	size_t i;
 	int fd;
 
-	o.jit_dir = map_dir(file, sizeof(file));
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	o.jit_dir = fuzz_tmp("fuzz_perfmap", "perf-1.map");
+	fd = open(fuzz_tmp_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size) || close(fd))
 		abort();
 	if (pp_symtab_load(&id, false, LEN, &o, &t))

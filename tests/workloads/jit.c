@@ -16,9 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define PASSES 100
-#define UNIT 1000000ull		/* loop turns: about 1 ms */
-#define COLD_AT 0x400		/* jit_cold's offset in the region */
+#include "jit.h"
 
 #if defined(__x86_64__)
 /* uint64_t f(uint64_t n): loop n times, return 0 */
@@ -29,17 +27,13 @@ static const unsigned char loop_code[] = {
 	0xc3,			/* ret */
 };
 
-typedef uint64_t (*jit_fn)(uint64_t);
-
 int main(void)
 {
 	size_t size = 0x1000;
 	unsigned char *code = mmap(NULL, size, PROT_READ | PROT_WRITE | PROT_EXEC,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char path[64];
-	jit_fn hot, cold;
 	FILE *map;
-	int i;
 
 	if (code == MAP_FAILED) {
 		perror("jit: mmap");
@@ -60,12 +54,7 @@ int main(void)
 		perror("jit: /tmp/perf-PID.map");
 		return 1;
 	}
-	hot = (jit_fn)(uintptr_t)code;
-	cold = (jit_fn)(uintptr_t)(code + COLD_AT);
-	for (i = 0; i < PASSES; i++) {
-		hot(3 * UNIT);
-		cold(UNIT);
-	}
+	jit_run(code);
 	printf("jit: pid %d, map %s\n", (int)getpid(), path);
 	return 0;
 }
