@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # TOOL-PATH[:SECTION], section 1 unless given
-TOOLS="pp/odb-dump daemon/opcontrol daemon/ophelp daemon/operf daemon/oprofiled:8 pp/opannotate pp/opgprof pp/opimport pp/opreport"
+TOOLS="pp/odb-dump daemon/opcontrol daemon/ophelp daemon/opimport daemon/operf daemon/oprofiled:8 pp/opannotate pp/opgprof pp/opreport"
 
 documented() {	# tool-path section
 	name=${1##*/}

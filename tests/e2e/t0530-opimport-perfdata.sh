@@ -1,0 +1,166 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# opimport --perf-data turns perf record's own recordings into sessions:
+# file mode (perf record -o FILE) and pipe mode (perf record -o - |
+# opimport --perf-data=-), with and without -g.  The oracle is perf on
+# the SAME recording: `perf script -F comm,ip,sym,dso` of the file must
+# count as many samples of the command as opreport finds in the import,
+# and each image's and each of the ten largest named symbols' shares must
+# agree within 1 percentage point (tests/tools/perf_oracle.py), on our
+# split workload and on a real Debian program (xz, stripped liblzma).
+# With -g, the arcs of tests/workloads/callchain (main -> cg_caller ->
+# cg_leaf) are in the {cg} files and in opreport --callgraph.  Bad input
+# (nonexistent, empty, garbage, truncated, a FIFO named as the file, an
+# existing profile without --force) fails with exit 1 and a clear
+# message, and leaves no session behind.
+. "$top_srcdir/tests/lib.sh"
+need_perf
+command -v perf >/dev/null 2>&1 || skip_all "perf is not installed (Debian package linux-perf)"
+perf record -q -e cpu-clock -o probe.data -- true >probe.out 2>&1 ||
+	skip_all "perf record cannot sample here: $(tail -n 1 probe.out)"
+OPIMPORT=$top_builddir/daemon/opimport
+ORACLE_PERF=$top_srcdir/tests/tools/perf_oracle.py
+
+# imp NAME ARGS...: opimport ARGS, output in NAME.out/NAME.err
+imp() {
+	i_n=$1
+	shift
+	"$OPIMPORT" "$@" >"$i_n.out" 2>"$i_n.err" && return 0
+	sed 's/^/# /' "$i_n.err"
+	return 1
+}
+
+# oracle NAME COMM: NAME.data (perf's) against the session NAME
+oracle() {
+	o_n=$1 o_c=$2
+	perf script -i "$o_n.data" -F comm,ip,sym,dso >"$o_n.perf" 2>/dev/null &&
+	exits 0 "$o_n.apps" --session-dir="$o_n" -n -f &&
+	o_app=$(sed -n '1s/^ *[0-9]* *[0-9.]* //p' "$o_n.apps.out") &&
+	exits 0 "$o_n.sum" --session-dir="$o_n" -n "image:$o_app" &&
+	exits 0 "$o_n.l" --session-dir="$o_n" -l -n "image:$o_app" &&
+	python3 "$ORACLE_PERF" "$o_n.perf" "$o_c" "$o_n.sum.out" "$o_n.l.out" &&
+	same_total "$o_n" "$o_c"
+}
+
+# every sample perf script shows of COMM is in the import: the same count
+same_total() {
+	t_perf=$(awk -v c="$2" '$1 == c' "$1.perf" | wc -l)
+	t_ours=$(sed -n '1s/^ *\([0-9]*\).*/\1/p' "$1.sum.out")
+	test "$t_perf" = "$t_ours" && return 0
+	say "perf script has $t_perf samples of $2, the import $t_ours"
+	return 1
+}
+
+split=$WORKLOADS/split
+cc=$WORKLOADS/callchain
+head -c 1500000 /dev/urandom | od -An -tx1 -v >data.txt || exit 99
+
+# --- file mode -----------------------------------------------------------
+check 'perf record -e cpu-clock ./split' \
+	perf record -q -e cpu-clock -o split.data -- "$split" >split.run 2>&1
+check 'opimport --perf-data=split.data exits 0' \
+	imp split.imp --perf-data=split.data --session-dir=split
+check 'it says how many samples it wrote' \
+	grep -q '^opimport: [0-9]* samples of [0-9]* .* written to' split.imp.err
+check 'split: images and symbols as perf script of the same file' oracle split split
+check 'session.info names opimport and the event' \
+	sh -c 'grep -q "^tool opimport .* --perf-data" split/samples/current/session.info &&
+	       grep -q "^event cpu-clock software 250000 " split/samples/current/session.info'
+if command -v xz >/dev/null 2>&1; then
+	check 'perf record -e cpu-clock xz -6 -T1' \
+		perf record -q -e cpu-clock -o xz.data -- xz -6 -T1 -k -c data.txt >xz.run 2>&1
+	check 'opimport of the xz recording' imp xz.imp --perf-data=xz.data --session-dir=xz
+	check 'xz: images and symbols as perf script of the same file' oracle xz xz
+else
+	skip 'xz from perf.data' 'xz is not installed'
+fi
+check 'two events (cpu-clock,task-clock) in one recording' \
+	perf record -q -e cpu-clock,task-clock -o two.data -- "$split" >two.run 2>&1
+check 'opimport of two events' imp two.imp --perf-data=two.data --session-dir=two
+both_events() {
+	exits 0 two.l --session-dir=two -l "image:$split" &&
+	grep -q '^Counted cpu-clock events' two.l.out &&
+	grep -q '^Counted task-clock events' two.l.out
+}
+check 'opreport shows both events as columns' both_events
+
+# --- pipe mode -----------------------------------------------------------
+# tee keeps perf's stream for perf script; the pipeline's status is opimport's
+check 'perf record -o - ./split | opimport --perf-data=-' \
+	sh -c 'perf record -q -e cpu-clock -o - -- "$1" 2>pipe.run |
+	       tee pipe.data | "$2" --perf-data=- --session-dir=pipe >pipe.imp.out 2>pipe.imp.err' \
+	sh "$split" "$OPIMPORT"
+check 'pipe: the same as perf script of the stream' oracle pipe split
+
+# --- call graphs ---------------------------------------------------------
+check 'perf record -g ./callchain' \
+	perf record -q -g -e cpu-clock -o cg.data -- "$cc" >cg.run 2>&1
+check 'opimport of the -g recording' imp cg.imp --perf-data=cg.data --session-dir=cg
+check 'perf record -g -o - ./callchain | opimport --perf-data=-' \
+	sh -c 'perf record -q -g -e cpu-clock -o - -- "$1" 2>cgp.run |
+	       "$2" --perf-data=- --session-dir=cgp >cgp.imp.out 2>cgp.imp.err' \
+	sh "$cc" "$OPIMPORT"
+for s in cg cgp; do
+	check "$s: attribute.py reads every sample file" attribute "$s" "$s.attr"
+	leaf=$(attr_sum "$s.attr" symbol 3="$cc" 4=cg_leaf)
+	to_leaf=$(attr_sum "$s.attr" arc 2="$cc" 3="$cc" 4=cg_caller 5="$cc" 6=cg_leaf)
+	to_caller=$(attr_sum "$s.attr" arc 2="$cc" 3="$cc" 4=main 5="$cc" 6=cg_caller)
+	check "$s: enough leaf samples to judge (>= 300)" at_least "$leaf" 300
+	check "$s: arcs cg_caller -> cg_leaf: >= 90% of the leaf samples" \
+		at_least $((to_leaf * 100)) $((leaf * 90))
+	check "$s: arcs main -> cg_caller: as many" \
+		at_least $((to_caller * 100)) $((leaf * 90))
+	check "$s: no arc from cg_leaf into the program" \
+		test "$(attr_sum "$s.attr" arc 3="$cc" 4=cg_leaf 5="$cc")" = 0
+	check "$s: session.info records callgraph 1" \
+		grep -qx 'callgraph 1' "$s/samples/current/session.info"
+done
+# in a -c block, callers are indented above the symbol's own line
+leaf_called() {
+	exits 0 cgrep -c -n --session-dir=cg "lib-image:$cc" &&
+	awk '/^-/ { c = 0; next }
+	     /^  / && $NF == "cg_caller" { c = 1; next }
+	     !/^ / && $NF == "cg_leaf" && c { f = 1 }
+	     END { exit !f }' cgrep.out
+}
+check 'opreport --callgraph shows cg_caller calling cg_leaf' leaf_called
+
+# --- bad input -----------------------------------------------------------
+# bad NAME INPUT MESSAGE: exit 1, MESSAGE on stderr, no session made
+bad() {
+	b_n=$1 b_in=$2 b_msg=$3
+	"$OPIMPORT" --perf-data="$b_in" --session-dir="bad.$b_n" >"$b_n.out" 2>"$b_n.err" </dev/null
+	b_rc=$?
+	test "$b_rc" = 1 || { say "exit status $b_rc, expected 1"; return 1; }
+	grep -q "$b_msg" "$b_n.err" || { say "no '$b_msg' in:"; sed 's/^/#   /' "$b_n.err"; return 1; }
+	test ! -e "bad.$b_n/samples/current" || { say "bad.$b_n/samples/current was made"; return 1; }
+}
+size=$(wc -c <split.data)
+head -c $((size / 2)) split.data >half.data
+head -c 60 split.data >short.data
+head -c 5000 /dev/urandom >garbage.data
+printf 'PERFILE2\020\0\0\0\0\0\0\0\001\0\0\0\0\0\100\0' >past.pipe
+mkfifo fifo
+: >empty.data
+check 'nonexistent file: exit 1, named' bad none nosuch.data "cannot read 'nosuch.data'"
+check 'empty file: exit 1' bad empty empty.data "'empty.data' is empty"
+check 'empty standard input: exit 1' bad stdin - "'the standard input' is empty"
+check 'garbage: exit 1, not perf.data' bad garbage garbage.data 'not a perf.data file'
+check 'truncated in the data: exit 1, says where' bad half half.data \
+	"cannot import 'half.data': .*offset [0-9]*"
+check 'truncated in the header: exit 1' bad short short.data 'truncated'
+check 'a record reaching past the end: exit 1, names its offset' bad past past.pipe \
+	'record at offset 16 has size 64, past the end'
+check 'a FIFO named as the file: exit 1 at once, hint to use -' bad fifo fifo \
+	'hint: a pipe is read from the standard input'
+check 'an existing profile is kept without --force' \
+	sh -c '! "$1" --perf-data=split.data --session-dir=split >again.out 2>again.err &&
+	       grep -q "already holds a profile" again.err &&
+	       test ! -d split/samples/previous' sh "$OPIMPORT"
+check '--force replaces it (the old one becomes previous/)' \
+	sh -c '"$1" -f --perf-data=split.data --session-dir=split >force.out 2>force.err &&
+	       test -d split/samples/previous' sh "$OPIMPORT"
+check '--perf-data with an input argument is a usage error (2)' \
+	sh -c '"$1" --perf-data=split.data x >usage.out 2>usage.err; test $? = 2' sh "$OPIMPORT"
+
+done_testing
