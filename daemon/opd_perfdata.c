@@ -62,8 +62,9 @@ struct opd_perfdata {
 	struct opd_perfdata_info info;
 	struct perf_event_attr *attrs;
 	size_t alloc_attrs;
-	struct id_map *ids;		/* sorted by id once checked */
+	struct id_map *ids;
 	size_t nr_ids, alloc_ids;
+	bool ids_sorted;		/* by id: sorted at the first look-up */
 	char *texts[3];			/* hostname, osrelease, cmdline */
 	bool has_chain;
 	bool seen_records;		/* a kernel record was checked */
@@ -135,8 +136,7 @@ static int add_attr(struct opd_perfdata *pd, const unsigned char *p, size_t attr
 		pd->ids[pd->nr_ids].id = get64(ids + 8 * i);
 		pd->ids[pd->nr_ids++].attr = (uint32_t)idx;
 	}
-	/* kept sorted: samples look their id up */
-	qsort(pd->ids, pd->nr_ids, sizeof(*pd->ids), cmp_id);
+	pd->ids_sorted = false;
 	pd->info.nr_attrs++;
 	pd->info.attrs = pd->attrs;
 	return 0;
@@ -294,10 +294,17 @@ static int parse_header(struct opd_perfdata *pd, struct op_err *err)
 	return parse_file_attrs(pd, &h, err);
 }
 
-/* the attr of a record's sample id (UINT32_MAX if none) */
-static uint32_t attr_of_id(const struct opd_perfdata *pd, uint64_t id)
+/*
+ * The attr of a record's sample id (UINT32_MAX if none).  No attr comes
+ * after the first record, so the ids are sorted once.
+ */
+static uint32_t attr_of_id(struct opd_perfdata *pd, uint64_t id)
 {
 	size_t lo = 0, hi = pd->nr_ids;
+
+	if (!pd->ids_sorted && pd->nr_ids > 1)
+		qsort(pd->ids, pd->nr_ids, sizeof(*pd->ids), cmp_id);
+	pd->ids_sorted = true;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -255,6 +255,9 @@ static int convert(struct opd_session *s, struct opd_perfdata *pd,
 		op_error("cannot write sample file '%s': %s", path, odb_strerror(ret));
 	opd_front_write_files(s, e, evs, NULL, NULL, true);
 	write_info(s, evs, info);
+	if (info->nr_dropped)
+		op_warning("%llu samples carry an id of no event of the recording: "
+			   "left out", (unsigned long long)info->nr_dropped);
 	st = opd_engine_stats(e);
 	op_notice("opimport: %llu samples of %llu (%llu kernel, %llu user) written "
 		  "to %zu sample file%s; profile in %s",
