@@ -8,6 +8,8 @@
 # and each image's and each of the ten largest named symbols' shares must
 # agree within 1 percentage point (tests/tools/perf_oracle.py), on our
 # split workload and on a real Debian program (xz, stripped liblzma).
+# Two events in one recording become two columns; perf record -a (a
+# dummy side-band event, cpus, synthesized processes) imports whole.
 # With -g, the arcs of tests/workloads/callchain (main -> cg_caller ->
 # cg_leaf) are in the {cg} files and in opreport --callgraph.  Bad input
 # (nonexistent, empty, garbage, truncated, a FIFO named as the file, an
@@ -83,6 +85,21 @@ both_events() {
 	grep -q '^Counted task-clock events' two.l.out
 }
 check 'opreport shows both events as columns' both_events
+
+# perf record -a: a dummy side-band event beside cpu-clock, the cpu in
+# each sample, the processes already running synthesized from /proc
+sys_written() {
+	w_perf=$(perf script -i sys.data -F comm 2>/dev/null | wc -l)
+	w_ours=$(sed -n 's/^opimport: \([0-9]*\) samples of.*/\1/p' sys.imp.err)
+	say "perf script: $w_perf samples, opimport wrote ${w_ours:-none}"
+	at_least $((${w_ours:-0} * 100)) $((w_perf * 99))
+}
+if perf record -q -a -e cpu-clock -o sys.data -- sleep 0.3 >sys.run 2>&1; then
+	check 'perf record -a: imported' imp sys.imp --perf-data=sys.data --session-dir=sys
+	check 'perf record -a: >= 99% of the samples perf script shows are written' sys_written
+else
+	skip 'perf record -a' "it cannot sample every cpu here: $(tail -n 1 sys.run)"
+fi
 
 # --- pipe mode -----------------------------------------------------------
 # tee keeps perf's stream for perf script; the pipeline's status is opimport's
