@@ -9,11 +9,12 @@
 # agree within 1 percentage point (tests/tools/perf_oracle.py), on our
 # split workload and on a real Debian program (xz, stripped liblzma).
 # Two events in one recording become two columns; perf record -a (a
-# dummy side-band event, cpus, synthesized processes) imports whole.
+# dummy side-band event, cpus, synthesized processes) and --call-graph
+# dwarf (user stacks in the samples) import whole.
 # With -g, the arcs of tests/workloads/callchain (main -> cg_caller ->
 # cg_leaf) are in the {cg} files and in opreport --callgraph.  Bad input
-# (nonexistent, empty, garbage, truncated, a FIFO named as the file, an
-# existing profile without --force) fails with exit 1 and a clear
+# (nonexistent, empty, garbage, truncated, a FIFO named as the file,
+# compressed records, an existing profile without --force) fails with exit 1 and a clear
 # message, and leaves no session behind.
 . "$top_srcdir/tests/lib.sh"
 need_perf
@@ -142,6 +143,22 @@ leaf_called() {
 }
 check 'opreport --callgraph shows cg_caller calling cg_leaf' leaf_called
 
+# --call-graph dwarf: user stacks and registers in every sample, which the
+# engine does not use: the samples are all imported all the same
+dwarf_whole() {
+	d_perf=$(perf script -i dw.data -F comm 2>/dev/null | wc -l)
+	grep -q "^opimport: $d_perf samples of $d_perf " dw.imp.err && return 0
+	say "perf script: $d_perf samples; opimport said:"
+	sed 's/^/#   /' dw.imp.err
+	return 1
+}
+if perf record -q --call-graph dwarf -e cpu-clock -o dw.data -- "$split" >dw.run 2>&1; then
+	check '--call-graph dwarf: imported' imp dw.imp --perf-data=dw.data --session-dir=dw
+	check '--call-graph dwarf: every sample perf script shows is written' dwarf_whole
+else
+	skip '--call-graph dwarf' "perf cannot record it here: $(tail -n 1 dw.run)"
+fi
+
 # --- bad input -----------------------------------------------------------
 # bad NAME INPUT MESSAGE: exit 1, MESSAGE on stderr, no session made
 bad() {
@@ -170,6 +187,12 @@ check 'a record reaching past the end: exit 1, names its offset' bad past past.p
 	'record at offset 16 has size 64, past the end'
 check 'a FIFO named as the file: exit 1 at once, hint to use -' bad fifo fifo \
 	'hint: a pipe is read from the standard input'
+if perf record -q -z -e cpu-clock -o z.data -- "$split" >z.run 2>&1; then
+	check 'compressed records (perf record -z): exit 1, said' bad z z.data \
+		'compressed records at offset [0-9]* (perf record -z) are not handled'
+else
+	skip 'perf record -z' "this perf cannot compress: $(tail -n 1 z.run)"
+fi
 check 'an existing profile is kept without --force' \
 	sh -c '! "$1" --perf-data=split.data --session-dir=split >again.out 2>again.err &&
 	       grep -q "already holds a profile" again.err &&
