@@ -515,6 +515,10 @@ static int kernel_record(struct opd_perfdata *pd, const unsigned char *p,
 	}
 	if (!pd->sink) {
 		pd->info.nr_samples += rec.type == PERF_RECORD_SAMPLE;
+		if ((rec.type == PERF_RECORD_MMAP || rec.type == PERF_RECORD_MMAP2) &&
+		    rec.u.mmap.pid == UINT32_MAX && !pd->info.kernel_text &&
+		    !strncmp(rec.u.mmap.filename, "[kernel.kallsyms]", 17))
+			pd->info.kernel_text = rec.u.mmap.start;
 		return 0;
 	}
 	emit(pd, &rec, attr);

@@ -54,6 +54,9 @@ struct opd_perfdata_info {
 	const char *hostname;			/* "" when the file has none */
 	const char *osrelease;			/* "" when none */
 	const char *cmdline;			/* perf's command line, or "" */
+	uint64_t kernel_text;			/* where perf saw the kernel's
+						 * text ([kernel.kallsyms]_text
+						 * mapping), 0 if it did not */
 	uint64_t nr_samples;			/* PERF_RECORD_SAMPLE records */
 	uint64_t nr_dropped;			/* samples of no known attr */
 };

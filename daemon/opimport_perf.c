@@ -170,13 +170,37 @@ static int name_events(const struct opd_perfdata_info *info,
 	return ret ? -1 : 0;
 }
 
-/* recorded on this machine, running the same kernel? */
-static bool same_machine(const struct opd_perfdata_info *info)
+/* _text of the running kernel, 0 when hidden or not found */
+static uint64_t kernel_text_here(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	unsigned long long addr;
+	char type, name[128];
+	uint64_t text = 0;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%llx %c %127s%*[^\n]", &addr, &type, name) == 3)
+		if (!strcmp(name, "_text")) {
+			text = addr;
+			break;
+		}
+	fclose(f);
+	return text;
+}
+
+/*
+ * Recorded on this machine, running the same kernel, since the same boot
+ * (where perf saw the kernel's text, which KASLR moves at each boot)?
+ */
+static bool same_kernel(const struct opd_perfdata_info *info)
 {
 	struct utsname u;
 
-	return !uname(&u) && !strcmp(u.nodename, info->hostname) &&
-	       !strcmp(u.release, info->osrelease);
+	if (uname(&u) || strcmp(u.nodename, info->hostname) ||
+	    strcmp(u.release, info->osrelease))
+		return false;
+	return !info->kernel_text || info->kernel_text == kernel_text_here();
 }
 
 static void sink_queue(void *arg, uint32_t queue, const void *recs, size_t len)
@@ -235,12 +259,13 @@ static int convert(struct opd_session *s, struct opd_perfdata *pd,
 	size_t i;
 	int ret;
 
-	if (same_machine(info)) {
+	if (same_kernel(info)) {
 		opd_front_load_kernel(s, NULL, &layout);
 		cfg.kernel_layout = layout.buf;
 	} else {
-		op_notice("opimport: notice: recorded on '%s' running %s, not here: "
-			  "kernel samples go to no-vmlinux",
+		op_notice("opimport: notice: recorded on '%s' running %s, not this "
+			  "boot of this machine: kernel samples go to no-vmlinux "
+			  "without this kernel's symbols",
 			  info->hostname[0] ? info->hostname : "an unnamed host",
 			  info->osrelease[0] ? info->osrelease : "an unknown kernel");
 	}

@@ -10,7 +10,9 @@
 # split workload and on a real Debian program (xz, stripped liblzma).
 # Two events in one recording become two columns; perf record -a (a
 # dummy side-band event, cpus, synthesized processes) and --call-graph
-# dwarf (user stacks in the samples) import whole.
+# dwarf (user stacks in the samples) import whole.  This machine's kernel
+# symbols are stored only when the recording's kernel text is where this
+# boot has it.
 # With -g, the arcs of tests/workloads/callchain (main -> cg_caller ->
 # cg_leaf) are in the {cg} files and in opreport --callgraph.  Bad input
 # (nonexistent, empty, garbage, truncated, a FIFO named as the file,
@@ -77,6 +79,25 @@ if command -v xz >/dev/null 2>&1; then
 else
 	skip 'xz from perf.data' 'xz is not installed'
 fi
+check 'recorded here: the kernel symbols are stored with the profile' \
+	test -f split/samples/current/kernel/kallsyms
+# the same recording as if made before a reboot: the kernel's text moved
+moved_kernel() {
+	python3 - <<'PY' || return 1
+import struct
+d = bytearray(open("split.data", "rb").read())
+i = d.find(b"[kernel.kallsyms]")
+if i < 40:
+    raise SystemExit("no kernel mapping in split.data")
+start = struct.unpack_from("<Q", d, i - 24)[0]
+struct.pack_into("<Q", d, i - 24, start + 0x200000)
+open("moved.data", "wb").write(d)
+PY
+	imp moved.imp --perf-data=moved.data --session-dir=moved &&
+	grep -q 'not this boot of this machine: kernel samples go to no-vmlinux' moved.imp.err &&
+	test ! -e moved/samples/current/kernel/kallsyms
+}
+check 'kernel text elsewhere (another boot): no kernel symbols of this boot' moved_kernel
 check 'two events (cpu-clock,task-clock) in one recording' \
 	perf record -q -e cpu-clock,task-clock -o two.data -- "$split" >two.run 2>&1
 check 'opimport of two events' imp two.imp --perf-data=two.data --session-dir=two
