@@ -66,6 +66,11 @@ static int read_input(const char *path, unsigned char **buf, size_t *len)
 	char *data = NULL;
 	int ret;
 
+	if (!strcmp(path, "-") && isatty(STDIN_FILENO)) {
+		op_error("the standard input is a terminal, not a perf record pipe");
+		op_hint("perf record -o - ... | opimport --perf-data=-");
+		return -ENOTTY;
+	}
 	if (!strcmp(path, "-")) {
 		ret = read_stream(STDIN_FILENO, buf, len);
 		if (ret)

@@ -15,8 +15,8 @@
 # boot has it.
 # With -g, the arcs of tests/workloads/callchain (main -> cg_caller ->
 # cg_leaf) are in the {cg} files and in opreport --callgraph.  Bad input
-# (nonexistent, empty, garbage, truncated, a FIFO named as the file,
-# compressed records, an existing profile without --force) fails with exit 1 and a clear
+# (nonexistent, empty, garbage, truncated, a FIFO named as the file, a
+# terminal as the standard input, compressed records, an existing profile without --force) fails with exit 1 and a clear
 # message, and leaves no session behind.
 . "$top_srcdir/tests/lib.sh"
 need_perf
@@ -208,6 +208,21 @@ check 'a record reaching past the end: exit 1, names its offset' bad past past.p
 	'record at offset 16 has size 64, past the end'
 check 'a FIFO named as the file: exit 1 at once, hint to use -' bad fifo fifo \
 	'hint: a pipe is read from the standard input'
+# script(1) gives opimport a terminal as its standard input
+tty_refused() {
+	script -qec "$OPIMPORT --perf-data=- --session-dir=bad.tty" /dev/null >tty.out 2>&1
+	t_rc=$?
+	test "$t_rc" = 1 && grep -q 'standard input is a terminal' tty.out &&
+		test ! -e bad.tty/samples/current && return 0
+	say "exit status $t_rc; output:"
+	sed 's/^/#   /' tty.out
+	return 1
+}
+if command -v script >/dev/null 2>&1; then
+	check 'a terminal as the standard input: exit 1 at once, not a wait' tty_refused
+else
+	skip 'a terminal as the standard input' 'script(1) is not installed (bsdutils)'
+fi
 if perf record -q -z -e cpu-clock -o z.data -- "$split" >z.run 2>&1; then
 	check 'compressed records (perf record -z): exit 1, said' bad z z.data \
 		'compressed records at offset [0-9]* (perf record -z) are not handled'
