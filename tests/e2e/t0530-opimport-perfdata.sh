@@ -9,8 +9,8 @@
 # agree within 1 percentage point (tests/tools/perf_oracle.py), on our
 # split workload and on a real Debian program (xz, stripped liblzma).
 # Two events in one recording become two columns; perf record -a (a
-# dummy side-band event, cpus, synthesized processes) and --call-graph
-# dwarf (user stacks in the samples) import whole.  This machine's kernel
+# dummy side-band event, cpus, synthesized processes), --buildid-mmap and
+# --call-graph dwarf (user stacks in the samples) import whole.  This machine's kernel
 # symbols are stored only when the recording's kernel text is where this
 # boot has it.
 # With -g, the arcs of tests/workloads/callchain (main -> cg_caller ->
@@ -121,6 +121,14 @@ if perf record -q -a -e cpu-clock -o sys.data -- sleep 0.3 >sys.run 2>&1; then
 	check 'perf record -a: >= 99% of the samples perf script shows are written' sys_written
 else
 	skip 'perf record -a' "it cannot sample every cpu here: $(tail -n 1 sys.run)"
+fi
+
+# MMAP2 records with a build id where the device and inode would be
+if perf record -q --buildid-mmap -e cpu-clock -o bid.data -- "$split" >bid.run 2>&1; then
+	check '--buildid-mmap: imported' imp bid.imp --perf-data=bid.data --session-dir=bid
+	check '--buildid-mmap: the same as perf script of the file' oracle bid split
+else
+	skip 'perf record --buildid-mmap' "this perf cannot: $(tail -n 1 bid.run)"
 fi
 
 # --- pipe mode -----------------------------------------------------------
