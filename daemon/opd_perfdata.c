@@ -69,6 +69,7 @@ struct opd_perfdata {
 	bool has_chain;
 	bool seen_records;		/* a kernel record was checked */
 	struct op_strbuf out;		/* one rewritten record */
+	struct op_strbuf lost;		/* a LOST_SAMPLES read as LOST */
 	const struct opd_perfdata_sink *sink;	/* NULL while checking */
 	uint32_t queue_idx;		/* where the records go now */
 	uint64_t last_time;
@@ -317,6 +318,29 @@ static uint32_t attr_of_id(struct opd_perfdata *pd, uint64_t id)
 	return lo < pd->nr_ids && pd->ids[lo].id == id ? pd->ids[lo].attr : UINT32_MAX;
 }
 
+/*
+ * perf's count of samples the kernel could not write (LOST_SAMPLES: the
+ * count, then the sample_id trailer) as the LOST record the engine
+ * counts (an id, the count, the trailer) into pd->lost
+ */
+static int lost_samples_as_lost(struct opd_perfdata *pd, const unsigned char *p,
+				size_t len)
+{
+	struct perf_event_header h;
+	uint64_t id = 0;
+
+	if (len + sizeof(id) >= OPD_RECORD_MAX)
+		return -EINVAL;
+	memcpy(&h, p, sizeof(h));
+	h.type = PERF_RECORD_LOST;
+	h.size = (uint16_t)(len + sizeof(id));
+	op_strbuf_reset(&pd->lost);
+	op_strbuf_add(&pd->lost, &h, sizeof(h));
+	op_strbuf_add(&pd->lost, &id, sizeof(id));
+	op_strbuf_add(&pd->lost, p + sizeof(h), len - sizeof(h));
+	return op_strbuf_failed(&pd->lost) ? -ENOMEM : 0;
+}
+
 /* the sample_type by which a record's trailer (or a sample) is laid out */
 static uint64_t id_layout(const struct perf_event_attr *a)
 {
@@ -339,6 +363,13 @@ static int decode(struct opd_perfdata *pd, const unsigned char *p, size_t len,
 
 	if (get32(p) == PERF_RECORD_SAMPLE)
 		st = a0->sample_type;
+	if (get32(p) == PERF_RECORD_LOST_SAMPLES) {
+		ret = lost_samples_as_lost(pd, p, len);
+		if (ret)
+			return ret;
+		p = (const unsigned char *)pd->lost.buf;
+		len = pd->lost.len;
+	}
 	ret = opd_record_decode(p, len, st, rec);
 	*attr = 0;
 	if (ret || pd->info.nr_attrs == 1)
@@ -485,7 +516,7 @@ static const char *const kernel_names[] = {
 	[PERF_RECORD_COMM] = "COMM", [PERF_RECORD_EXIT] = "EXIT",
 	[PERF_RECORD_THROTTLE] = "THROTTLE", [PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
 	[PERF_RECORD_FORK] = "FORK", [PERF_RECORD_SAMPLE] = "SAMPLE",
-	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_MMAP2] = "MMAP2", [PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
 };
 
 static int kernel_record(struct opd_perfdata *pd, const unsigned char *p,
@@ -637,6 +668,7 @@ int opd_perfdata_open(const void *data, size_t size, struct opd_perfdata **pdp,
 	pd->data = data;
 	pd->size = size;
 	op_strbuf_init(&pd->out);
+	op_strbuf_init(&pd->lost);
 	ret = parse_header(pd, err);
 	if (!ret)
 		ret = walk(pd, err);
@@ -683,5 +715,6 @@ void opd_perfdata_free(struct opd_perfdata *pd)
 	for (i = 0; i < 3; i++)
 		free(pd->texts[i]);
 	op_strbuf_release(&pd->out);
+	op_strbuf_release(&pd->lost);
 	free(pd);
 }

@@ -32,6 +32,8 @@
  * an attr has call chains) and sample_id_all, with the attr's index as
  * its event id, so attrs of different sample types, and recordings
  * without sample ids, cpus or periods, all reach the engine alike.
+ * perf's LOST_SAMPLES (samples the kernel dropped, counted by perf)
+ * becomes a LOST record, which the engine counts as lost samples.
  */
 #ifndef OPD_PERFDATA_H
 #define OPD_PERFDATA_H

@@ -3,11 +3,11 @@
  * opd_perfdata on perf.data made here, in layouts perf writes and some
  * it could: two attrs of different sample types told apart by
  * PERF_SAMPLE_IDENTIFIER, an attr without ids, times or periods, old
- * MMAP records, file mode with its features.  Every replayed record is
- * whole, decodes with the announced sample type and carries its attr's
- * index, fields intact.  Every prefix of a good input opens or fails
- * cleanly, and each corruption in the table fails with its error and a
- * message naming what is wrong.
+ * MMAP records, LOST_SAMPLES, file mode with its features.  Every
+ * replayed record is whole, decodes with the announced sample type and
+ * carries its attr's index, fields intact.  Every prefix of a good input
+ * opens or fails cleanly, and each corruption in the table fails with its
+ * error and a message naming what is wrong.
  */
 #include "config.h"
 
@@ -244,7 +244,10 @@ static void test_pipe_two_layouts(void **state)
 	op_strbuf_release(&sb);
 }
 
-/* one attr, no ids, no time, no period (a fixed one), no sample_id_all */
+/*
+ * One attr, no ids, no time, no period (a fixed one), no sample_id_all;
+ * perf's LOST_SAMPLES becomes the LOST record the engine counts
+ */
 static void test_bare_layout(void **state)
 {
 	struct op_strbuf sb = OP_STRBUF_INIT;
@@ -264,8 +267,14 @@ static void test_bare_layout(void **state)
 	u64(&sb, 0x1234);
 	u32x2(&sb, 5, 6);
 	end(&sb, s);
+	s = begin(&sb, PERF_RECORD_LOST_SAMPLES, 0);
+	u64(&sb, 5);
+	end(&sb, s);
 	assert_int_equal(opd_perfdata_open(sb.buf, sb.len, &pd, &err), 0);
-	assert_int_equal(replay(pd, &g, r, 2), 1);
+	assert_int_equal(replay(pd, &g, r, 2), 2);
+	assert_int_equal(r[1].type, PERF_RECORD_LOST);
+	assert_int_equal(r[1].u.lost.lost, 5);
+	assert_int_equal(r[1].id, 0);
 	assert_int_equal(r[0].id, 0);
 	assert_int_equal(r[0].u.sample.ip, 0x1234);
 	assert_int_equal(r[0].pid, 5);
