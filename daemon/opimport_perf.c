@@ -348,6 +348,13 @@ int opimport_perf_data(const char *path, const char *session_dir, bool force)
 		op_error("cannot import '%s': %s", name, err.msg);
 		ret = 1;
 	}
+	if (!ret && !opd_perfdata_info(pd)->nr_samples) {
+		op_error("'%s' holds no samples: nothing to import", name);
+		if (!opd_perfdata_info(pd)->pipe)
+			op_hint("a perf record killed before it ended leaves the "
+				"size of its data at 0 in the file header");
+		ret = 1;
+	}
 	if (!ret) {
 		event_of = op_xcalloc(opd_perfdata_info(pd)->nr_attrs, sizeof(*event_of));
 		ret = name_events(opd_perfdata_info(pd), &evs, event_of) ? 1 : 0;

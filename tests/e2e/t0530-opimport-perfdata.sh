@@ -9,15 +9,16 @@
 # agree within 1 percentage point (tests/tools/perf_oracle.py), on our
 # split workload and on a real Debian program (xz, stripped liblzma).
 # Two events in one recording become two columns; perf record -a (a
-# dummy side-band event, cpus, synthesized processes), --buildid-mmap and
-# --call-graph dwarf (user stacks in the samples) import whole.  This machine's kernel
-# symbols are stored only when the recording's kernel text is where this
-# boot has it.
-# With -g, the arcs of tests/workloads/callchain (main -> cg_caller ->
-# cg_leaf) are in the {cg} files and in opreport --callgraph.  Bad input
-# (nonexistent, empty, garbage, truncated, a FIFO named as the file, a
-# terminal as the standard input, compressed records, an existing profile without --force) fails with exit 1 and a clear
-# message, and leaves no session behind.
+# dummy side-band event, cpus, synthesized processes), --buildid-mmap
+# and --call-graph dwarf (user stacks in the samples) import whole.
+# This machine's kernel symbols are stored only when the recording's
+# kernel text is where this boot has it.  With -g, the arcs of
+# tests/workloads/callchain (main -> cg_caller -> cg_leaf) are in the
+# {cg} files and in opreport --callgraph.  Bad input (nonexistent,
+# empty, garbage, truncated, no samples as a killed perf record leaves,
+# a FIFO named as the file, a terminal as the standard input, compressed
+# records, an existing profile without --force) fails with exit 1 and a
+# clear message, and leaves no session behind.
 . "$top_srcdir/tests/lib.sh"
 need_perf
 command -v perf >/dev/null 2>&1 || skip_all "perf is not installed (Debian package linux-perf)"
@@ -203,6 +204,8 @@ head -c $((size / 2)) split.data >half.data
 head -c 60 split.data >short.data
 head -c 5000 /dev/urandom >garbage.data
 printf 'PERFILE2\020\0\0\0\0\0\0\0\001\0\0\0\0\0\100\0' >past.pipe
+cp split.data nodata.data &&
+	dd if=/dev/zero of=nodata.data bs=1 seek=48 count=8 conv=notrunc 2>/dev/null || exit 99
 mkfifo fifo
 : >empty.data
 check 'nonexistent file: exit 1, named' bad none nosuch.data "cannot read 'nosuch.data'"
@@ -214,6 +217,9 @@ check 'truncated in the data: exit 1, says where' bad half half.data \
 check 'truncated in the header: exit 1' bad short short.data 'truncated'
 check 'a record reaching past the end: exit 1, names its offset' bad past past.pipe \
 	'record at offset 16 has size 64, past the end'
+check 'a data size of 0 (perf record killed): exit 1, no samples, hint' bad nodata \
+	nodata.data "'nodata.data' holds no samples"
+check '... and the hint says why' grep -q 'size of its data at 0' nodata.err
 check 'a FIFO named as the file: exit 1 at once, hint to use -' bad fifo fifo \
 	'hint: a pipe is read from the standard input'
 # script(1) gives opimport a terminal as its standard input
