@@ -11,7 +11,7 @@
 # directory converts with --abi, and is a usage error without it.
 . "$top_srcdir/tests/lib.sh"
 use_fixtures
-OPIMPORT=$top_builddir/pp/opimport
+OPIMPORT=$top_builddir/daemon/opimport
 ODBDUMP=$top_builddir/pp/odb-dump
 
 # SPEC LAYOUT OUT: fixtures/foreign_SPEC.json in LAYOUT, plus an anon

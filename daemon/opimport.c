@@ -8,6 +8,10 @@
  * name, the session's other files (session.info, stats/, ...) are copied,
  * and a native abi file is written.  The conversion is libdb's
  * (odb_import.h); this file parses options and walks directories.
+ *
+ * With --perf-data, a perf record file or pipe becomes a session instead
+ * (opimport_perf.h): that import feeds operf's engine, which is why
+ * opimport lives in daemon/.
  */
 #include "config.h"
 
@@ -18,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemon/opimport_perf.h"
 #include "libdb/odb.h"
 #include "libdb/odb_abi.h"
 #include "libdb/odb_import.h"
@@ -32,6 +37,8 @@
 struct import_options {
 	char *abi;		/* -a FILE */
 	char *output;		/* -o FILE-or-DIR */
+	char *perf_data;	/* --perf-data FILE */
+	char *session_dir;	/* --session-dir DIR, with --perf-data */
 	int force;
 	int verbose;
 	int version;
@@ -46,8 +53,14 @@ static const struct poptOption options_table[] = {
 	{ "output", 'o', POPT_ARG_STRING, &opts.output, 0,
 	  "output sample file, or output directory for a directory input",
 	  "FILE-or-DIR" },
+	{ "perf-data", 0, POPT_ARG_STRING, &opts.perf_data, 0,
+	  "import a perf record file ('-': a pipe on the standard input) "
+	  "into a session", "FILE" },
+	{ "session-dir", 0, POPT_ARG_STRING, &opts.session_dir, 0,
+	  "session directory --perf-data writes (default ./oprofile_data)", "DIR" },
 	{ "force", 'f', POPT_ARG_NONE, &opts.force, 0,
-	  "convert even when the input abi is identical to this machine's", NULL },
+	  "convert even when the input abi is identical to this machine's; "
+	  "with --perf-data, replace the session's current profile", NULL },
 	{ "verbose", 'V', POPT_ARG_NONE, &opts.verbose, 0,
 	  "name each file as it is converted or copied", NULL },
 	{ "version", 'v', POPT_ARG_NONE, &opts.version, 0,
@@ -60,7 +73,9 @@ static void import_options_release(struct import_options *o)
 {
 	free(o->abi);
 	free(o->output);
-	o->abi = o->output = NULL;
+	free(o->perf_data);
+	free(o->session_dir);
+	o->abi = o->output = o->perf_data = o->session_dir = NULL;
 }
 
 /* the files of a directory tree, relative to its root */
@@ -354,7 +369,13 @@ int main(int argc, char **argv)
 	}
 	args = op_popt_args(ctx, &nr);
 	ret = 2;
-	if (nr != 1)
+	if (opts.perf_data && (nr || opts.output || opts.abi))
+		op_usage_error("--perf-data takes no input, --output or --abi");
+	else if (opts.perf_data)
+		ret = opimport_perf_data(opts.perf_data, opts.session_dir, opts.force);
+	else if (opts.session_dir)
+		op_usage_error("--session-dir goes with --perf-data");
+	else if (nr != 1)
 		op_usage_error("expected one input file or directory, got %d", nr);
 	else if (!opts.output)
 		op_usage_error("--output is required");
