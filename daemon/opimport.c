@@ -136,9 +136,12 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /*
- * Is rel (relative to the input root) a sample file?  In a session:
- * samples/NAME/..., not in stats/, not a .jo file; in a samples/NAME
- * directory the same without the first two components.
+ * Is rel (relative to the input root) a sample file?  Sample files are
+ * the files below a profile's {root}/ and {kern}/ trees (their mangled
+ * names, oprofile-ng-formats(5)), but for JIT .jo images; in a session
+ * the profile is samples/NAME/, in a samples/NAME directory the input
+ * itself.  Everything else there (session.info, stats/, comms, build ids,
+ * long names, kernel/, jit/) is not.
  */
 static bool is_sample_file(const char *rel, bool session)
 {
@@ -150,7 +153,9 @@ static bool is_sample_file(const char *rel, bool session)
 			return false;
 		rel++;
 	}
-	return strncmp(rel, "stats/", 6) && !ends_with(rel, ".jo");
+	if (strncmp(rel, "{root}/", 7) && strncmp(rel, "{kern}/", 7))
+		return false;
+	return !ends_with(rel, ".jo");
 }
 
 static char *join(const char *dir, const char *rel)

@@ -8,7 +8,8 @@
 # counts.  A bad abi file, a truncated sample file and an output that
 # cannot be written fail with exit 1 and a message naming the file, and
 # leave the output as it was with no temporary behind.  A samples/NAME
-# directory converts with --abi, and is a usage error without it.
+# directory converts with --abi, and is a usage error without it.  A
+# session operf wrote converts with --force, its other files copied.
 . "$top_srcdir/tests/lib.sh"
 use_fixtures
 OPIMPORT=$top_builddir/daemon/opimport
@@ -115,6 +116,29 @@ check "a native abi without --force: exit 1" sh -c "
 check "a native abi with --force converts" sh -c "
 	'$OPIMPORT' -f -o out/nat out/n_i386 &&
 	'$OPREPORT' --session-dir=out/nat -l >nat.l 2>/dev/null && diff -u n_i386.l nat.l"
+
+# a session operf wrote, which has comms, build ids, long names and
+# session.info beside the sample files: those are copied, not taken for
+# sample files (they were, and --force failed on 'buildids')
+if operf -e cpu-clock -d out/live sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' \
+	>live.out 2>&1; then
+	check "an operf session with --force converts" sh -c "
+		'$OPIMPORT' -f -o out/live2 out/live 2>live2.err || { cat live2.err; exit 1; }"
+	check "... its report is the original's" sh -c "
+		'$OPREPORT' --session-dir=out/live -l >live.l 2>/dev/null &&
+		'$OPREPORT' --session-dir=out/live2 -l >live2.l 2>/dev/null &&
+		test -s live.l && diff -u live.l live2.l"
+	check "... the files beside the samples are the same bytes" sh -c "
+		for f in comms buildids session.info; do
+			cmp out/live/samples/current/\$f out/live2/samples/current/\$f || exit 1
+		done"
+	check "... its samples/current directory with -a converts too" sh -c "
+		'$OPIMPORT' -f -a out/live/abi -o out/live3 out/live/samples/current 2>live3.err ||
+			{ cat live3.err; exit 1; }
+		test -s out/live3/comms"
+else
+	skip "an operf session with --force" "operf cannot sample here: $(tail -n 1 live.out)"
+fi
 
 # bad abi files: a missing key, an impossible size
 cp -R out/f_i386 out/badabi
