@@ -8,7 +8,9 @@
 # and each image's and each of the ten largest named symbols' shares must
 # agree within 1 percentage point (tests/tools/perf_oracle.py), on our
 # split workload and on a real Debian program (xz, stripped liblzma).
-# Two events in one recording become two columns; perf record -a (a
+# The same run recorded by perf and by operf (perf record -- operf):
+# the import's shares are operf's within a point (or four deviations
+# of two samplers' noise).  Two events in one recording become two columns; perf record -a (a
 # dummy side-band event, cpus, synthesized processes), --buildid-mmap
 # and --call-graph dwarf (user stacks in the samples) import whole.
 # This machine's kernel symbols are stored only when the recording's
@@ -72,6 +74,24 @@ check 'split: images and symbols as perf script of the same file' oracle split s
 check 'session.info names opimport and the event' \
 	sh -c 'grep -q "^tool opimport .* --perf-data" split/samples/current/session.info &&
 	       grep -q "^event cpu-clock software 250000 " split/samples/current/session.info'
+# one run sampled by perf and by operf: the import of perf's recording
+# has operf's own shares of split (tests/tools/session_compare.py)
+views() {	# SESSION: its application's summary and symbols, -n
+	exits 0 "$1.apps" --session-dir="$1" -n -f &&
+	v_app=$(sed -n '1s/^ *[0-9]* *[0-9.]* //p' "$1.apps.out") &&
+	exits 0 "$1.sum" --session-dir="$1" -n "image:$v_app" &&
+	exits 0 "$1.l" --session-dir="$1" -l -n "image:$v_app"
+}
+same_as_operf() {
+	views both-operf && views both &&
+	python3 "$top_srcdir/tests/tools/session_compare.py" both-operf.sum.out \
+		both-operf.l.out both.sum.out both.l.out
+}
+check 'perf record -- operf ./split: one run, two recorders' \
+	perf record -q -e cpu-clock:u -o both.data -- \
+	operf -e cpu-clock:250000:0:0:1 -d both-operf "$split" >both.run 2>&1
+check 'opimport of that recording' imp both.imp --perf-data=both.data --session-dir=both
+check "split: the import's image and symbol shares are operf's" same_as_operf
 if command -v xz >/dev/null 2>&1; then
 	check 'perf record -e cpu-clock xz -6 -T1' \
 		perf record -q -e cpu-clock -o xz.data -- xz -6 -T1 -k -c data.txt >xz.run 2>&1
