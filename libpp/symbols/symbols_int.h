@@ -341,6 +341,49 @@ int pp_str_setf(char **dst, const char *fmt, ...) OP_PRINTF(2, 3);
 struct pp_symtab;
 int pp_symtab_open_debugfile(struct pp_symtab *t);
 
+/* --- loading a table (symtab_load.c, symtab_kernel.c, symtab_anon.c) --- */
+
+#define PROC_KALLSYMS "/proc/kallsyms"
+#define PROC_MODULES "/proc/modules"
+#define KALLSYMS_MAX (256u << 20)
+
+/* how addresses become keys */
+enum key_mode {
+	KEYS_SEGMENTS,		/* file offsets through PT_LOAD */
+	KEYS_RAW,		/* the address itself (no-vmlinux) */
+	KEYS_TEXT,		/* offset from _text (vmlinux) */
+	KEYS_ANON,		/* offset from p->bias up to p->anon_len
+				 * (an anonymous region's JIT image) */
+};
+
+struct pp_cands;
+struct pp_sym_opts;
+struct odb_image_id;
+
+/* keys for c->v[from..] (vma - bias); those below bias are dropped */
+void symtab_map_keys(struct pp_cands *c, size_t from, uint64_t bias);
+/* t's symbols from the ELF file (and debug file) already open in t */
+int symtab_load_elf(struct pp_symtab *t, enum key_mode mode);
+/* find the binary of path as the options say, then symtab_load_elf() */
+int symtab_load_file(struct pp_symtab *t, const char *path,
+		     const struct pp_sym_opts *o, enum key_mode mode);
+/* back to the state before a binary was looked for, to try another source */
+void symtab_forget_binary(struct pp_symtab *t);
+/* a kernel image: --vmlinux, else kallsyms (core kernel, modules) */
+int symtab_load_kernel(struct pp_symtab *t, const struct odb_image_id *image,
+		       const struct pp_sym_opts *o);
+/* the vdso: the session's copy, else the running kernel's */
+int symtab_load_vdso(struct pp_symtab *t, const struct pp_sym_opts *o);
+/*
+ * JIT code in an anonymous region: the session's jit/TGID.jo (0 with
+ * the table as it was when there is none, or none of its code in the
+ * region), or the perf map file
+ */
+int symtab_load_jitelf(struct pp_symtab *t, const struct odb_image_id *image,
+		       const struct pp_sym_opts *o);
+int symtab_load_perfmap(struct pp_symtab *t, const struct odb_image_id *image,
+			const struct pp_sym_opts *o);
+
 /* free the shown names of t (symtab_names.c) */
 void pp_symtab_free_shown(struct pp_symtab *t);
 

@@ -8,9 +8,10 @@
  * offsets through the binary's own PT_LOAD headers, also for symbols of a
  * debug file, whose sections are NOBITS.  Kernel images: no-vmlinux keys
  * are addresses, module keys offsets from the module's base, vmlinux keys
- * offsets from _text.  Anything that cannot be read ends as one
- * artificial symbol, with the reason in t->missing.
- * Questions to a loaded table are answered in symtab_query.c.
+ * offsets from _text (symtab_kernel.c); the vdso and JIT code in
+ * anonymous regions have loaders of their own (symtab_anon.c).  Anything
+ * that cannot be read ends as one artificial symbol, with the reason in
+ * t->missing.  Questions to a loaded table are answered in symtab_query.c.
  */
 #include "config.h"
 
@@ -21,7 +22,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,20 +30,7 @@
 #include "libutil/op_file.h"
 #include "libutil/op_sort.h"
 #include "libutil/op_strbuf.h"
-#include "libutil/op_vdso.h"
 
-#define PROC_KALLSYMS "/proc/kallsyms"
-#define PROC_MODULES "/proc/modules"
-#define KALLSYMS_MAX (256u << 20)
-
-/* how addresses become keys */
-enum key_mode {
-	KEYS_SEGMENTS,		/* file offsets through PT_LOAD */
-	KEYS_RAW,		/* the address itself (no-vmlinux) */
-	KEYS_TEXT,		/* offset from _text (vmlinux) */
-	KEYS_ANON,		/* offset from p->bias up to p->anon_len
-				 * (an anonymous region's JIT image) */
-};
 
 /*
  * The key of candidate c, from its address: a file offset through the
@@ -77,7 +64,7 @@ static bool map_key(struct pp_sym_cand *c, const struct pp_elf *segs, uint64_t b
 }
 
 /* keys for c->v[from..] (vma - bias); those below bias are dropped */
-static void map_keys(struct pp_cands *c, size_t from, uint64_t bias)
+void symtab_map_keys(struct pp_cands *c, size_t from, uint64_t bias)
 {
 	const struct pp_elf_load *hint = NULL;
 	size_t i, w = from;
@@ -228,7 +215,7 @@ int pp_symtab_open_debugfile(struct pp_symtab *t)
 }
 
 /* the symbols of p->elf: .symtab, the debug file's, .dynsym */
-static int load_elf(struct pp_symtab *t, enum key_mode mode)
+int symtab_load_elf(struct pp_symtab *t, enum key_mode mode)
 {
 	struct symtab_priv *p = t->priv;
 	struct elf_src es;
@@ -411,7 +398,7 @@ static int find_binary(struct pp_symtab *t, const char *path,
 	return ret;
 }
 
-static int load_file(struct pp_symtab *t, const char *path,
+int symtab_load_file(struct pp_symtab *t, const char *path,
 		     const struct pp_sym_opts *o, enum key_mode mode)
 {
 	struct symtab_priv *p = t->priv;
@@ -419,122 +406,11 @@ static int load_file(struct pp_symtab *t, const char *path,
 
 	if (ret || !p->elf)
 		return ret;
-	return load_elf(t, mode);
-}
-
-/*
- * kallsyms text: the session's copy, else the running kernel's (never
- * for an archive: its kernel is another machine's)
- */
-static int read_kallsyms(struct pp_symtab *t, const struct pp_sym_opts *o)
-{
-	struct symtab_priv *p = t->priv;
-	const char *paths[2] = { o->kallsyms, o->archive ? NULL : PROC_KALLSYMS };
-	size_t i, len;
-
-	for (i = 0; i < 2; i++) {
-		char *text;
-		int ret;
-
-		if (!paths[i])
-			continue;
-		/* a session's copy or /proc: never a symlink to follow */
-		ret = op_read_plain_file(paths[i], KALLSYMS_MAX, &text, &len);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret)
-			continue;
-		if (!pp_kallsyms_usable(text)) {
-			free(text);
-			continue;
-		}
-		p->text = text;
-		return pp_str_set(&t->symfile, op_strdup(paths[i]));
-	}
-	return 0;
-}
-
-/* base (and end) of a module: /proc/modules copy, else its lowest symbol */
-static int module_region(const struct pp_symtab *t, const struct pp_sym_opts *o,
-			 const char *module, uint64_t lowest, uint64_t *base,
-			 uint64_t *end)
-{
-	const char *file = o->modules;
-	uint64_t size = 0;
-	char *text;
-	size_t len;
-	int ret;
-
-	if (!file && !strcmp(t->symfile, PROC_KALLSYMS))
-		file = PROC_MODULES;
-	*base = lowest;
-	*end = UINT64_MAX;
-	if (!file)
-		return 0;
-	ret = op_read_plain_file(file, KALLSYMS_MAX, &text, &len);
-	if (ret)
-		return ret == -ENOMEM ? ret : 0;
-	if (!pp_modules_find(text, module, base, &size) && size &&
-	    *base + size > *base)
-		*end = *base + size;
-	free(text);
-	return 0;
-}
-
-/* module NULL: the core kernel with keys per mode */
-static int load_kallsyms(struct pp_symtab *t, const char *module,
-			 enum key_mode mode, const struct pp_sym_opts *o)
-{
-	struct symtab_priv *p = t->priv;
-	struct pp_kallsyms_info info;
-	struct pp_cands c = { 0 };
-	uint64_t base = 0, end = UINT64_MAX;
-	size_t i;
-	int ret = read_kallsyms(t, o);
-
-	p->no_lines = "kernel symbols from kallsyms have no line information "
-		      "(a vmlinux with debug information has)";
-	p->no_code = module ? "module symbols come from kallsyms: there is no "
-			      "module file to read code from" :
-			      "kernel symbols come from kallsyms: disassembly "
-			      "needs the vmlinux (operf --vmlinux=FILE)";
-	if (ret)
-		return ret;
-	if (!p->text && o->archive)
-		return pp_str_setf(&t->missing, "no kernel symbols: the archive has no "
-				"usable kernel/kallsyms (the running kernel's would be "
-				"another machine's)");
-	if (!p->text && o->kallsyms)
-		return pp_str_setf(&t->missing, "no kernel symbols: neither '%s' nor "
-				PROC_KALLSYMS " shows addresses", o->kallsyms);
-	if (!p->text)
-		return pp_str_setf(&t->missing, "no kernel symbols: the session has no kernel/kallsyms and "
-				PROC_KALLSYMS " shows no addresses");
-	ret = pp_kallsyms_symbols(p->text, module, &c, &info);
-	if (!ret && module)
-		ret = module_region(t, o, module, info.lowest, &base, &end);
-	else if (mode == KEYS_TEXT)
-		base = info.text;
-	if (!ret) {
-		for (i = 0; i < c.nr; i++)
-			c.v[i].limit = end;
-		p->bias = base;
-		map_keys(&c, 0, base);
-		ret = pp_cands_finish(&c, &t->syms, &t->nr);
-	}
-	pp_cands_release(&c);
-	if (!ret && t->nr)
-		t->source = PP_SYMS_KALLSYMS;
-	else if (!ret)
-		ret = module ? pp_str_setf(&t->missing, "no symbols for module %s in '%s'",
-					module, t->symfile) :
-			       pp_str_setf(&t->missing, "no kernel text symbols in '%s'",
-					t->symfile);
-	return ret;
+	return symtab_load_elf(t, mode);
 }
 
 /* back to the state before find_binary(), to try another source */
-static void forget_binary(struct pp_symtab *t)
+void symtab_forget_binary(struct pp_symtab *t)
 {
 	struct symtab_priv *p = t->priv;
 
@@ -553,197 +429,6 @@ static void forget_binary(struct pp_symtab *t)
 	t->addr_size = 0;
 	t->build_id[0] = '\0';
 	t->source = PP_SYMS_NONE;
-}
-
-static int load_kernel(struct pp_symtab *t, const struct odb_image_id *image,
-		       const struct pp_sym_opts *o)
-{
-	int ret;
-
-	if (image->kind == ODB_IMAGE_FILE) {
-		if (!strcmp(image->name, PROC_KALLSYMS))
-			return load_kallsyms(t, NULL, KEYS_TEXT, o);
-		return load_file(t, image->name, o, KEYS_TEXT);
-	}
-	if (strcmp(image->name, "no-vmlinux"))
-		return load_kallsyms(t, image->name, KEYS_RAW, o);
-	/* an explicit --vmlinux first; kallsyms when it gives nothing */
-	if (o->vmlinux) {
-		ret = load_file(t, o->vmlinux, o, KEYS_RAW);
-		if (ret || t->nr)
-			return ret;
-		forget_binary(t);
-	}
-	return load_kallsyms(t, NULL, KEYS_RAW, o);
-}
-
-/*
- * The running kernel's vdso, for sessions without a copy: written to a
- * memfd, which stays open as the table's code descriptor.  0 with p->elf
- * set, 0 without (no vdso here), or -ENOMEM.
- */
-static int running_vdso(struct pp_symtab *t)
-{
-	struct symtab_priv *p = t->priv;
-	char path[64];
-	const void *data;
-	size_t len, done = 0;
-	int fd, ret;
-
-	if (op_vdso_image(&data, &len))
-		return 0;
-	fd = memfd_create("vdso", MFD_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	while (done < len) {
-		ssize_t n = write(fd, (const char *)data + done, len - done);
-
-		if (n <= 0) {
-			close(fd);
-			return 0;
-		}
-		done += (size_t)n;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	ret = pp_elf_open(path, &p->elf);
-	if (ret) {
-		close(fd);
-		return ret == -ENOMEM ? ret : 0;
-	}
-	p->fd = fd;
-	t->mtime = p->elf->mtime;
-	t->file_size = p->elf->size;
-	t->addr_size = p->elf->addr_size;
-	memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
-	return pp_str_set(&t->file, op_strdup("[vdso] of the running kernel"));
-}
-
-/*
- * The vdso: the session's copy (operf stores the one the kernel maps),
- * else the running kernel's; keys are offsets into its mapping, which
- * are its file offsets.  Without either the image stays anonymous memory.
- */
-static int load_vdso(struct pp_symtab *t, const struct pp_sym_opts *o)
-{
-	struct symtab_priv *p = t->priv;
-	int ret = 0;
-
-	if (o->vdso) {
-		ret = pp_elf_open(o->vdso, &p->elf);
-		if (ret == -ENOMEM)
-			return ret;
-		if (!ret) {
-			t->mtime = p->elf->mtime;
-			t->file_size = p->elf->size;
-	t->addr_size = p->elf->addr_size;
-			memcpy(t->build_id, p->elf->build_id, sizeof(t->build_id));
-			ret = pp_str_set(&t->file, op_strdup(o->vdso));
-		}
-	}
-	if (!p->elf && !o->archive)	/* an archive's kernel is another's */
-		ret = running_vdso(t);
-	if (ret || !p->elf)
-		return ret;
-	return load_elf(t, KEYS_SEGMENTS);
-}
-
-/*
- * JIT code in an anonymous region: the perf map file its process wrote,
- * the session's copy first.  Keys, and the addresses shown for them, are
- * offsets into the region.  No file, or none of its entries in the
- * region, leaves the table empty (the region stays one symbol).
- */
-static int load_perfmap(struct pp_symtab *t, const struct odb_image_id *image,
-			const struct pp_sym_opts *o)
-{
-	struct symtab_priv *p = t->priv;
-	const char *dirs[2] = { o->jit_dir, o->archive ? NULL : "/tmp" };
-	struct op_strbuf path = OP_STRBUF_INIT;
-	struct pp_cands c = { 0 };
-	char *text = NULL;
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; i < 2 && !text; i++) {
-		if (!dirs[i])
-			continue;
-		op_strbuf_reset(&path);
-		op_strbuf_addf(&path, "%s/perf-%" PRIu32 ".map", dirs[i], image->anon_tgid);
-		if (op_strbuf_failed(&path)) {
-			ret = -ENOMEM;
-			break;
-		}
-		ret = pp_perfmap_read(path.buf, &text);
-		if (ret == -ENOMEM)
-			break;
-		ret = 0;
-	}
-	if (text) {
-		p->text = text;
-		ret = pp_perfmap_symbols(text, image->anon_start, image->anon_end + 1, &c);
-		if (!ret) {
-			map_keys(&c, 0, image->anon_start);
-			ret = pp_cands_finish(&c, &t->syms, &t->nr);
-		}
-		/* addresses in anonymous memory are shown as offsets into the
-		 * region (its start is in the image's name), as OProfile does */
-		for (i = 0; !ret && i < t->nr; i++)
-			t->syms[i].vma = t->syms[i].start;
-		if (!ret && t->nr) {
-			t->source = PP_SYMS_PERFMAP;
-			ret = pp_str_set(&t->symfile, op_strdup(path.buf));
-		}
-	}
-	pp_cands_release(&c);
-	op_strbuf_release(&path);
-	return ret;
-}
-
-/*
- * JIT code in an anonymous region from the ELF image operf made of its
- * process's jitdump (oprofile-ng-session(5), JIT CODE): the session's
- * jit/TGID.jo, whose symbols and sections are at the addresses where the
- * code ran.  Keys are offsets into the region, as for perf map files; the
- * addresses shown are those where the code ran (as objdump shows the
- * image), and the code is read from the image for disassembly.  Returns 0
- * with t->nr symbols in the region, else with the table as it was (no
- * image, or none of its code in this region) for the perf map file to
- * try; or -ENOMEM.
- */
-static int load_jitelf(struct pp_symtab *t, const struct odb_image_id *image,
-		       const struct pp_sym_opts *o)
-{
-	struct symtab_priv *p = t->priv;
-	struct op_strbuf path = OP_STRBUF_INIT;
-	int ret;
-
-	if (!o->jit_dir || image->anon_end < image->anon_start)
-		return 0;
-	op_strbuf_addf(&path, "%s/%" PRIu32 ".jo", o->jit_dir, image->anon_tgid);
-	if (op_strbuf_failed(&path))
-		return -ENOMEM;
-	/* the session's own file, never followed through a symlink */
-	ret = op_is_plain_file(path.buf) ? pp_elf_open(path.buf, &p->elf) : -ENOENT;
-	if (!ret) {
-		t->mtime = p->elf->mtime;
-		t->file_size = p->elf->size;
-		t->addr_size = p->elf->addr_size;
-		p->bias = image->anon_start;
-		p->anon_len = image->anon_end - image->anon_start + 1;
-		ret = pp_str_set(&t->file, op_strdup(path.buf));
-		if (!ret)
-			ret = load_elf(t, KEYS_ANON);
-		if (!ret && t->nr) {
-			t->source = PP_SYMS_JITDUMP;
-		} else if (ret != -ENOMEM) {
-			free(t->syms);
-			t->syms = NULL;
-			t->nr = 0;
-			forget_binary(t);
-		}
-	}
-	op_strbuf_release(&path);
-	return ret == -ENOMEM ? ret : 0;
 }
 
 /* "NAME (tgid:T range:0xS-0xE)", as oprofile-ng-formats(5) shows
@@ -836,19 +521,19 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 	if (ret) {
 		/* nothing to load */
 	} else if (image->kind == ODB_IMAGE_ANON && !strcmp(image->name, "[vdso]") &&
-		   (ret = load_vdso(t, o)) == 0 && p->elf) {
+		   (ret = symtab_load_vdso(t, o)) == 0 && p->elf) {
 		/* symbols of the vdso image, or gaps */
 	} else if (!ret && image->kind == ODB_IMAGE_ANON) {
 		p->no_lines = "anonymous memory has no line information";
-		ret = load_jitelf(t, image, o);
+		ret = symtab_load_jitelf(t, image, o);
 		if (!ret && !t->nr) {
 			p->no_code = "anonymous memory has no file to read code from";
-			ret = load_perfmap(t, image, o);
+			ret = symtab_load_perfmap(t, image, o);
 		}
 	} else if (is_kernel || image->kind == ODB_IMAGE_KERNEL) {
-		ret = load_kernel(t, image, o);
+		ret = symtab_load_kernel(t, image, o);
 	} else {
-		ret = load_file(t, image->name, o, KEYS_SEGMENTS);
+		ret = symtab_load_file(t, image->name, o, KEYS_SEGMENTS);
 	}
 	/* a binary read without symbols has gaps (pp_symtab_hold()) instead */
 	if (!ret && !t->nr && !p->elf)
