@@ -12,11 +12,13 @@
  *	           samples (fi= before the lines of another file, inlined
  *	           code; fe= back to fl's file), line 0 when no line is known
  *	           per call  cob=, cfi=, cfn= (the callee), "calls=N LINE" (N:
- *	           the arc's largest count, at least 1; LINE: the callee's
- *	           first line), then "LINE COUNT..." at the caller's first
- *	           line: the arc's counts, which are the inclusive cost of
- *	           the call (operf counts every adjacent caller/callee pair
- *	           of each sample's chain once)
+ *	           the largest count; LINE: the callee's first line), then
+ *	           "LINE COUNT..." at the line of the call (the caller's
+ *	           first line when the call is in inlined code of another
+ *	           file): the counts of the arc's records from that line,
+ *	           which are the inclusive cost of the call (operf counts
+ *	           every adjacent caller/callee pair of each sample's chain
+ *	           once)
  *	end        totals: the whole of every share, as opreport -l has it
  *
  * Rows are those shown (-t, -i, -e, -x), in --sort's order; arcs from a
@@ -65,6 +67,13 @@ struct cg_line {
 	uint64_t *counts;		/* [nr_classes] */
 };
 
+/* the samples of the calls from one line of a caller to one callee */
+struct cg_site {
+	size_t caller, callee;		/* row indexes */
+	unsigned line;			/* in the caller's own file */
+	uint64_t *counts;		/* [nr_classes] */
+};
+
 struct cg {
 	struct pp_out out;
 	struct pp_side *s;
@@ -76,6 +85,10 @@ struct cg {
 	size_t nr_lines, alloc_lines;
 	const char *cur_file;		/* the file of the cost lines now */
 	struct pp_symtab *t;		/* of the row being written */
+	struct cg_site *sites;		/* by caller, callee, line */
+	size_t nr_sites, alloc_sites;
+	size_t *site_first;		/* per row index: its first site */
+	bool *shown;			/* per row index: written */
 };
 
 static void names_release(struct cg_names *n)
@@ -227,7 +240,8 @@ static void put_self(struct cg *g, const struct pp_row *row, const char *own)
 			g->lines[i].file = own;
 		g->lines[i].own = !strcmp(g->lines[i].file, own);
 	}
-	qsort(g->lines, g->nr_lines, sizeof(*g->lines), line_cmp);
+	if (g->nr_lines)
+		qsort(g->lines, g->nr_lines, sizeof(*g->lines), line_cmp);
 	for (i = 0; i < g->nr_lines; i++) {
 		struct cg_line *l = &g->lines[i];
 
@@ -244,31 +258,100 @@ static void put_self(struct cg *g, const struct pp_row *row, const char *own)
 		put_costs(g, row->sym ? where_of(g, row)->line : 0, row->counts);
 }
 
-/* the calls of row: one per arc from it */
+/*
+ * pp_arcs_for_each_record(): a record of a shown caller onto the line it
+ * calls from (its return address less one byte is in the call); the
+ * caller's first line when that is in another file (inlined code)
+ */
+static void add_record(void *data, const struct pp_arc_record *rec)
+{
+	struct cg *g = data;
+	const struct pp_row *from = &g->s->rows.rows[rec->caller];
+	const struct cg_where *w;
+	struct cg_site *site;
+	const char *file;
+	unsigned line;
+
+	if (!g->shown[rec->caller] || !rec->count)
+		return;
+	w = where_of(g, from);
+	line_of(pp_image_symtab(g->p, rec->caller_image), rec->from ? rec->from - 1 : 0,
+		&file, &line);
+	if (!file || strcmp(file, w->file))
+		line = w->line;
+	if (g->nr_sites == g->alloc_sites) {
+		g->alloc_sites = g->alloc_sites ? 2 * g->alloc_sites : 256;
+		g->sites = op_xreallocarray(g->sites, g->alloc_sites, sizeof(*g->sites));
+	}
+	site = &g->sites[g->nr_sites++];
+	site->caller = rec->caller;
+	site->callee = rec->callee;
+	site->line = line;
+	site->counts = op_xcalloc(g->nr_classes, sizeof(*site->counts));
+	site->counts[rec->cls] = rec->count;
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct cg_site *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* the call sites of the shown rows, summed per (caller, callee, line) */
+static void build_sites(struct cg *g, struct pp_report *r)
+{
+	size_t nr_rows = g->s->rows.nr, i, n = 0, c;
+
+	g->shown = op_xcalloc(nr_rows + 1, sizeof(*g->shown));
+	for (i = 0; i < g->s->nr_sel; i++)
+		g->shown[g->s->sel[i]->index] = true;
+	if (g->s->arcs.nr)
+		pp_arcs_for_each_record(g->p, &g->s->rows, r->o->exclude_dependent,
+					r->notes, add_record, g);
+	if (g->nr_sites)
+		qsort(g->sites, g->nr_sites, sizeof(*g->sites), site_cmp);
+	for (i = 0; i < g->nr_sites; i++) {
+		if (n && !site_cmp(&g->sites[n - 1], &g->sites[i])) {
+			for (c = 0; c < g->nr_classes; c++)
+				g->sites[n - 1].counts[c] += g->sites[i].counts[c];
+			free(g->sites[i].counts);
+		} else {
+			g->sites[n++] = g->sites[i];
+		}
+	}
+	g->nr_sites = n;
+	g->site_first = op_xcalloc(nr_rows + 2, sizeof(*g->site_first));
+	for (i = 0; i < n; i++)
+		g->site_first[g->sites[i].caller + 1]++;
+	for (i = 1; i <= nr_rows; i++)
+		g->site_first[i] += g->site_first[i - 1];
+}
+
+/* the calls of row: one per (callee, line it calls from) */
 static void put_calls(struct cg *g, const struct pp_row *row, const struct cg_where *from)
 {
-	const struct pp_arcs *a = &g->s->arcs;
 	size_t k, c;
 
-	if (!a->out_first)
-		return;
 	to_file(g, from->file, from->file);
-	for (k = a->out_first[row->index]; k < a->out_first[row->index + 1]; k++) {
-		const struct pp_arc *arc = &a->v[a->out_list[k]];
-		const struct pp_row *to = &g->s->rows.rows[arc->callee];
+	for (k = g->site_first[row->index]; k < g->site_first[row->index + 1]; k++) {
+		const struct cg_site *site = &g->sites[k];
+		const struct pp_row *to = &g->s->rows.rows[site->callee];
 		const struct cg_where *w = where_of(g, to);
 		uint64_t calls = 0;
 
 		for (c = 0; c < g->nr_classes; c++)
-			if (arc->counts[c] > calls)
-				calls = arc->counts[c];
-		if (!calls)
-			continue;
+			if (site->counts[c] > calls)
+				calls = site->counts[c];
 		put_name(g, &g->obs, "cob", g->p->images[to->image].id.name);
 		put_name(g, &g->files, "cfi", w->file);
 		put_name(g, &g->fns, "cfn", pp_shown_name(g->p, to->image, to->sym));
 		pp_out_fmt(&g->out, "calls=%llu %u\n", (unsigned long long)calls, w->line);
-		put_costs(g, from->line, arc->counts);
+		put_costs(g, site->line, site->counts);
 	}
 }
 
@@ -349,6 +432,7 @@ int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err)
 	op_hmap_init(&g->obs.map);
 	op_hmap_init(&g->files.map);
 	op_hmap_init(&g->fns.map);
+	build_sites(g, r);
 	pp_out_init(&g->out, out);
 	put_header(g, r);
 	for (i = 0; i < g->s->nr_sel; i++)
@@ -364,6 +448,11 @@ int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err)
 	names_release(&g->obs);
 	names_release(&g->files);
 	names_release(&g->fns);
+	for (i = 0; i < g->nr_sites; i++)
+		free(g->sites[i].counts);
+	free(g->sites);
+	free(g->site_first);
+	free(g->shown);
 	free(g->lines);
 	free(g->where);
 	free(g);

@@ -308,6 +308,35 @@ cc_arcs() {
 check '... and main calls cg_caller, which calls cg_leaf' \
 	cc_arcs
 check 'cmd: is the command operf ran' grep -qx "cmd: $cc" cc.cg
+# call_line CALLER CALLEE: the line the calls from CALLER to CALLEE are at
+call_line() {
+	python3 - "$1" "$2" cc.cg <<'EOF'
+import re, sys
+names, fn, cfn, want = {}, None, None, False
+for line in open(sys.argv[3]):
+    m = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+    if m:
+        if m.group(3) is not None:
+            names[m.group(2)] = m.group(3)
+        if m.group(1) == "fn":
+            fn = names[m.group(2)]
+        else:
+            cfn = names[m.group(2)]
+    elif line.startswith("calls="):
+        want = fn == sys.argv[1] and cfn == sys.argv[2]
+    elif want:
+        print(line.split()[0])
+        want = False
+EOF
+}
+calls_at_call_sites() {
+	l1=$(grep -n 'acc += cg_leaf(' "$top_srcdir/tests/workloads/callchain.c" | cut -d: -f1) &&
+		l2=$(grep -n '= cg_caller(11)' "$top_srcdir/tests/workloads/callchain.c" | cut -d: -f1) &&
+		test -n "$l1" && test -n "$l2" &&
+		test "$(call_line cg_caller cg_leaf)" = "$l1" &&
+		test "$(call_line main cg_caller)" = "$l2"
+}
+check 'the calls are at the lines of callchain.c that make them' calls_at_call_sites
 
 split=$WORKLOADS/split
 check 'operf -e cpu-clock:250000,task-clock:500000 ./split' \
