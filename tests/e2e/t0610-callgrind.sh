@@ -4,14 +4,16 @@
 #  - a fixture session (mksamples.py) with two events and known arcs: each
 #    function's self cost, each call's cost and the totals are exactly the
 #    session's, per event column (our own parser of the file, and
-#    callgrind_annotate's totals); the whole file is golden;
+#    callgrind_annotate's totals); the whole file is golden; -t and -i
+#    select functions but keep the totals; a call into libc, kept with
+#    --merge=lib and left out with -x;
 #  - --format=xml is -X byte for byte; --format=nonsense is a usage error
 #    naming the formats; an -o that cannot be written is exit 1 and leaves
 #    nothing;
 #  - with operf: callchain under --callgraph and split under two events:
 #    callgrind_annotate's totals and top functions are opreport -l's,
 #    --inclusive=yes gives main about all of callchain's samples and
-#    cg_caller at least cg_leaf's.
+#    cg_caller at least cg_leaf's; calls sit at the source lines making them.
 . "$top_srcdir/tests/lib.sh"
 need_python
 test -x "$OPREPORT" || skip_all "opreport is not built"
@@ -178,6 +180,25 @@ include_run_all() {
 }
 check '-i run_all: its block alone, with its calls' \
 	include_run_all
+# a call into a library (tests/tools/fixtures/callgraph.json: main calls
+# libc's printf 3 times), with -x and --merge=lib
+check 'mksamples.py writes the callgraph session' mksession callgraph
+C=--session-dir=out/callgraph
+lib_call() {	# NAME OPTIONS...: NAME.sum has main -> printf and printf's self cost
+	l_n=$1; shift
+	exits 0 "$l_n" "$C" --format=callgrind -o "$l_n.cg" "$@" &&
+		cgsum "$l_n.cg" >"$l_n.sum" && grep -qx 'call main printf 3 3' "$l_n.sum" &&
+		grep -qx 'self printf 9' "$l_n.sum" &&
+		grep -q '^c\{0,1\}ob=([0-9]*) .*/libc\.so\.6$' "$l_n.cg"
+}
+check 'a call from main into libc'"'"'s printf: 3, libc named' lib_call lib
+check '... the same with --merge=lib' lib_call mlib --merge=lib
+no_lib() {
+	exits 0 x "$C" --format=callgrind -x -o x.cg && cgsum x.cg >x.sum &&
+		grep -qx 'call main run_all 50 50' x.sum && ! grep -q printf x.sum &&
+		! grep -q libc x.cg
+}
+check '-x: no libc, no call to printf' no_lib
 if test -n "$have_annotate"; then
 	annotate_fixture() {
 		annotate fx.cg >fx.ann.sum && test "$(cat fx.cg.total)" = 1715 &&
