@@ -165,8 +165,8 @@ lines = open("fx.cg").read().split("\n")
 i = next(i for i, l in enumerate(lines) if re.match(r"^fn=\(\d+\) compute_alpha$", l))
 m = re.match(r"^(\d+) 1000 300$", lines[i + 1])
 sys.exit(0 if m and int(m.group(1)) > 0 else 1)'
-symbol_addrs
-check 'the file matches the golden one' golden t0610-callgrind fx.cg
+sed 's/^creator: oprofile-ng opreport .*/creator: oprofile-ng opreport VERSION/' fx.cg >fx.gold
+check 'the file matches the golden one (the version aside)' golden t0610-callgrind fx.gold
 t20_keeps_two() {
 	exits 0 t20 "$S" --format=callgrind -t 20 -o t20.cg &&
 		test "$(grep -c "^fn=" t20.cg)" = 2 && grep -qx "totals: 1715 307" t20.cg
