@@ -11,8 +11,8 @@
  *	           then one cost line "LINE COUNT..." per source line with
  *	           samples (fi= before the lines of another file, inlined
  *	           code; fe= back to fl's file), line 0 when no line is known
- *	           per call  cob=, cfi=, cfn= (the callee), "calls=N LINE" (N:
- *	           the largest count; LINE: the callee's first line), then
+ *	per call   cob=, cfi=, cfn= (the callee), "calls=N LINE" (N: the
+ *	           largest count; LINE: the callee's first line), then
  *	           "LINE COUNT..." at the line of the call (the caller's
  *	           first line when the call is in inlined code of another
  *	           file): the counts of the arc's records from that line,
@@ -29,6 +29,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
+#include "libutil/op_strbuf.h"
 
 #define UNKNOWN_FILE "???"
 
@@ -350,7 +352,7 @@ static void put_calls(struct cg *g, const struct pp_row *row, const struct cg_wh
 		put_name(g, &g->obs, "cob", g->p->images[to->image].id.name);
 		put_name(g, &g->files, "cfi", w->file);
 		put_name(g, &g->fns, "cfn", pp_shown_name(g->p, to->image, to->sym));
-		pp_out_fmt(&g->out, "calls=%llu %u\n", (unsigned long long)calls, w->line);
+		pp_out_fmt(&g->out, "calls=%" PRIu64 " %u\n", calls, w->line);
 		put_costs(g, site->line, site->counts);
 	}
 }
@@ -368,28 +370,42 @@ static void put_row(struct cg *g, const struct pp_row *row)
 	put_calls(g, row, w);
 }
 
-/* an event name as an identifier: [A-Za-z0-9_], '_' for the rest */
-static void put_event_id(struct cg *g, size_t cls)
+/*
+ * The column names: each class's event (or, when the classes are not
+ * events, its name) as an identifier, [A-Za-z0-9_] with '_' for the
+ * rest; "_N" (the class's number from 1) added to a name taken already
+ */
+static char **event_ids(const struct pp_profile *p)
 {
-	const struct pp_class *c = &g->p->classes[cls];
-	const char *s = g->p->axis == PP_AXIS_EVENT ? c->t.event : c->name;
-	size_t i;
+	char **ids = op_xcalloc(p->nr_classes + 1, sizeof(*ids));
+	size_t i, k;
 
-	for (; s && *s; s++)
-		pp_out_ch(&g->out, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			  (*s >= '0' && *s <= '9') ? *s : '_');
-	/* the same event with two counts: both columns keep a name */
-	for (i = 0; i < cls; i++)
-		if (g->p->axis == PP_AXIS_EVENT && g->p->classes[i].t.event && c->t.event &&
-		    !strcmp(g->p->classes[i].t.event, c->t.event)) {
-			pp_out_fmt(&g->out, "_%d", c->t.count);
-			break;
-		}
+	for (i = 0; i < p->nr_classes; i++) {
+		const struct pp_class *c = &p->classes[i];
+		const char *s = p->axis == PP_AXIS_EVENT ? c->t.event : c->name;
+		struct op_strbuf sb = OP_STRBUF_INIT;
+
+		for (; s && *s; s++)
+			op_strbuf_addch(&sb, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+					(*s >= '0' && *s <= '9') ? *s : '_');
+		if (!sb.len)
+			op_strbuf_addstr(&sb, "samples");
+		for (k = 0; k < i; k++)
+			if (!strcmp(ids[k], sb.buf)) {
+				op_strbuf_addf(&sb, "_%zu", i + 1);
+				break;
+			}
+		if (op_strbuf_failed(&sb))
+			op_die(1, "out of memory");
+		ids[i] = op_strbuf_detach(&sb);
+	}
+	return ids;
 }
 
 static void put_header(struct cg *g, const struct pp_report *r)
 {
 	const char *cmd = r->info ? r->info->run.command : NULL;
+	char **ids = event_ids(g->p);
 	size_t c;
 
 	pp_out_str(&g->out, "# callgrind format\nversion: 1\ncreator: " PACKAGE_NAME
@@ -401,9 +417,7 @@ static void put_header(struct cg *g, const struct pp_report *r)
 	for (c = 0; c < g->nr_classes; c++) {
 		const struct pp_class *k = &g->p->classes[c];
 
-		pp_out_str(&g->out, "event: ");
-		put_event_id(g, c);
-		pp_out_str(&g->out, " : ");
+		pp_out_fmt(&g->out, "event: %s : ", ids[c]);
 		if (g->p->axis == PP_AXIS_EVENT)
 			pp_out_fmt(&g->out, "%s samples (one every %d events)",
 				   k->t.event ? k->t.event : "", k->t.count);
@@ -414,9 +428,11 @@ static void put_header(struct cg *g, const struct pp_report *r)
 	pp_out_str(&g->out, "events:");
 	for (c = 0; c < g->nr_classes; c++) {
 		pp_out_ch(&g->out, ' ');
-		put_event_id(g, c);
+		pp_out_str(&g->out, ids[c]);
+		free(ids[c]);
 	}
 	pp_out_ch(&g->out, '\n');
+	free(ids);
 }
 
 int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err)

@@ -180,6 +180,26 @@ include_run_all() {
 }
 check '-i run_all: its block alone, with its calls' \
 	include_run_all
+# one event at two counts: two columns, two names
+cat >fixtures/twocounts.json <<'EOF'
+{
+  "session_dir": "out/twocounts",
+  "events": [{"name": "cpu_clk_unhalted", "count": 100000, "unitmask": 0},
+             {"name": "cpu_clk_unhalted", "count": 200000, "unitmask": 0}],
+  "profiles": [
+    {"binary": "build/fixture_nopie", "event": 0, "symbol_samples": {"main": 3}},
+    {"binary": "build/fixture_nopie", "event": 1, "symbol_samples": {"main": 4}}
+  ]
+}
+EOF
+two_counts() {
+	mksession twocounts &&
+		exits 0 tc --session-dir=out/twocounts --format=callgrind -o tc.cg &&
+		grep -qx 'events: cpu_clk_unhalted cpu_clk_unhalted_2' tc.cg &&
+		grep -qx 'totals: 3 4' tc.cg
+}
+check 'one event at two counts: columns cpu_clk_unhalted and cpu_clk_unhalted_2' two_counts
+
 # a call into a library (tests/tools/fixtures/callgraph.json: main calls
 # libc's printf 3 times), with -x and --merge=lib
 check 'mksamples.py writes the callgraph session' mksession callgraph
