@@ -19,6 +19,7 @@
 #include "libpp/report/pp_report.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
+#include "libutil/op_strbuf.h"
 #include "pp/ppt_job.h"
 #include "pp/ppt_options.h"
 #include "pp/ppt_output.h"
@@ -36,6 +37,8 @@ struct opreport_options {
 	int show_address;
 	int symbols;
 	int xml;
+	int callgrind;
+	char *format;
 	char *output_file;
 	char *sort;
 	struct ppt_common_options common;
@@ -56,6 +59,9 @@ static const struct poptOption options_table[] = {
 	  "show callers and callees of each symbol (operf --callgraph)", NULL },
 	{ "details", 'd', POPT_ARG_NONE, &opts.details, 0,
 	  "show the samples of each address inside each symbol", NULL },
+	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
+	  "write the report in format NAME: text (the default), xml, callgrind",
+	  "NAME" },
 	{ "global-percent", '%', POPT_ARG_NONE, &opts.global_percent, 0,
 	  "make every percentage relative to the whole profile", NULL },
 	{ "long-filenames", 'f', POPT_ARG_NONE, &opts.long_filenames, 0,
@@ -86,6 +92,7 @@ static const struct {
 	unsigned mode;
 } mode_options[] = {
 	{ offsetof(struct opreport_options, xml), PP_MODE_XML },
+	{ offsetof(struct opreport_options, callgrind), PP_MODE_CALLGRIND },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
 	{ offsetof(struct opreport_options, details), PP_MODE_SYMBOLS },
@@ -109,6 +116,7 @@ static void options_release(void)
 {
 	free(opts.output_file);
 	free(opts.sort);
+	free(opts.format);
 	ppt_common_release(&opts.common);
 }
 
@@ -116,7 +124,39 @@ static void options_release(void)
 static bool shows_symbols(void)
 {
 	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
-	       opts.show_address || opts.callgraph || opts.xml;
+	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind;
+}
+
+/* the flag of each --format name (text: none, the default) */
+static const struct {
+	const char *name;
+	int *flag;
+} formats[] = {
+	{ "text", NULL },
+	{ "xml", &opts.xml },
+	{ "callgrind", &opts.callgrind },
+};
+
+/* --format=NAME: sets its flag; 2 for a name no format has */
+static int parse_format(void)
+{
+	struct op_strbuf names = OP_STRBUF_INIT;
+	size_t i, nr = sizeof(formats) / sizeof(formats[0]);
+
+	if (!opts.format)
+		return 0;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(opts.format, formats[i].name)) {
+			if (formats[i].flag)
+				*formats[i].flag = 1;
+			return 0;
+		}
+	for (i = 0; i < nr; i++)
+		op_strbuf_addf(&names, "%s%s", i ? ", " : "", formats[i].name);
+	op_usage_error("unknown --format '%s': the formats are %s", opts.format,
+		       names.buf ? names.buf : "");
+	op_strbuf_release(&names);
+	return 2;
 }
 
 /* what OProfile 1.4 refuses as meaningless, refused with its reason */
@@ -151,6 +191,14 @@ static int validate(struct pp_report_opts *ro)
 {
 	struct op_err err;
 
+	if (parse_format())
+		return 2;
+	if (opts.callgrind && (opts.xml || opts.accumulated || opts.global_percent)) {
+		op_usage_error("--format=callgrind cannot be combined with %s",
+			       opts.xml ? "--xml" : opts.accumulated ? "--accumulated" :
+			       "--global-percent");
+		return 2;
+	}
 	if (opts.sort && pp_sort_parse(opts.sort, ro, &err)) {
 		op_usage_error("%s", err.msg);
 		return 2;
@@ -170,7 +218,8 @@ static int validate(struct pp_report_opts *ro)
 /* what a differential profile { first } { second } cannot show */
 static int validate_differential(void)
 {
-	const char *what = opts.xml ? "--xml" : opts.callgraph ? "--callgraph" :
+	const char *what = opts.xml ? "--xml" : opts.callgrind ? "--format=callgrind" :
+			   opts.callgraph ? "--callgraph" :
 			   opts.details ? "--details" : NULL;
 
 	if (!what)
