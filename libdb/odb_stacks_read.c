@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libdb/odb_stacks_int.h"
+#include "libdb/odb_int.h"
+#include "libdb/odb_stacks.h"
 #include "libutil/op_alloc.h"
 
 static int push(uint64_t **v, size_t *nr, size_t *alloc, uint64_t off)

@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libdb/odb_stacks_int.h"
+#include "libdb/odb_int.h"
+#include "libdb/odb_stacks.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"

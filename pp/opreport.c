@@ -36,6 +36,8 @@ struct opreport_options {
 	int show_address;
 	int symbols;
 	int xml;
+	int folded;		/* --format=folded */
+	char *format;
 	char *output_file;
 	char *sort;
 	struct ppt_common_options common;
@@ -62,6 +64,9 @@ static const struct poptOption options_table[] = {
 	  "show full paths instead of base names", NULL },
 	{ "no-header", 'n', POPT_ARG_NONE, &opts.no_header, 0,
 	  "leave out the header lines", NULL },
+	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
+	  "write the report as NAME: xml (as --xml), folded (collapsed stacks)",
+	  "NAME" },
 	{ "output-file", 'o', POPT_ARG_STRING, &opts.output_file, 0,
 	  "write the report to FILE instead of standard output", "FILE" },
 	{ "reverse-sort", 'r', POPT_ARG_NONE, &opts.reverse, 0,
@@ -86,6 +91,7 @@ static const struct {
 	unsigned mode;
 } mode_options[] = {
 	{ offsetof(struct opreport_options, xml), PP_MODE_XML },
+	{ offsetof(struct opreport_options, folded), PP_MODE_FOLDED },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
 	{ offsetof(struct opreport_options, details), PP_MODE_SYMBOLS },
@@ -108,6 +114,7 @@ static unsigned modes_of(const struct opreport_options *o, bool differential)
 static void options_release(void)
 {
 	free(opts.output_file);
+	free(opts.format);
 	free(opts.sort);
 	ppt_common_release(&opts.common);
 }
@@ -151,6 +158,14 @@ static int validate(struct pp_report_opts *ro)
 {
 	struct op_err err;
 
+	if (opts.format && !strcmp(opts.format, "xml")) {
+		opts.xml = 1;
+	} else if (opts.format && !strcmp(opts.format, "folded")) {
+		opts.folded = 1;
+	} else if (opts.format) {
+		op_usage_error("unknown --format '%s' (formats: xml, folded)", opts.format);
+		return 2;
+	}
 	if (opts.sort && pp_sort_parse(opts.sort, ro, &err)) {
 		op_usage_error("%s", err.msg);
 		return 2;

@@ -101,6 +101,8 @@ int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_annotated_source(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_annotated_assembly(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_gmon(struct pp_report *r, FILE *out, struct op_err *err);
+/* collapsed stacks from the stack file (folded.c) */
+int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err);
 
 /* --- a buffered stream (out.c) ------------------------------------------ */
 

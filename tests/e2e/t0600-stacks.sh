@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Whole call stacks (samples/current/stacks) under operf --callgraph:
+#  - callchain (main -> cg_caller -> cg_leaf): the stack file is written;
+#    opreport --format=folded has a line main;cg_caller;cg_leaf, and its
+#    counts sum to every sample of the session (each sample has a stack);
+#  - operf killed with SIGKILL mid-run leaves a stack file that reads;
+#  - a truncated or corrupted stack file: a clear error naming it, exit 1,
+#    never a crash; the other reports still read the session;
+#  - OProfile 1.4's opreport ($OPROFILE_ORACLE_BIN) reads the session with
+#    the stack file exactly as without it (same stderr, same report);
+#  - a stripped Debian program (xz, else bzip2): its folded lines sum to
+#    its samples in opreport's image summary.
+. "$top_srcdir/tests/lib.sh"
+need_perf
+cc=$WORKLOADS/callchain
+spin=$WORKLOADS/spinner
+
+# folded_sum FILE [PREFIX]: the counts of the lines starting with PREFIX
+folded_sum() {
+	awk -v p="${2:-}" 'index($0, p) == 1 { s += $NF } END { print s + 0 }' "$1"
+}
+# app_total FILE APP: the samples of application APP in an image summary
+app_total() {
+	awk -v a="$2" '/^[ ]*[0-9]/ && $NF == a { print $1; exit }' "$1"
+}
+# all_total FILE: the samples of every application of an image summary
+all_total() {
+	awk '/^ *[0-9]+ +[0-9.e+-]+ +[^ ]/ { s += $1 } END { print s + 0 }' "$1"
+}
+same_number() {
+	test "$1" = "$2" && test "$1" -gt 0 && return 0
+	say "got '$1' and '$2'"
+	return 1
+}
+
+check 'operf --callgraph ./callchain' profile cg --callgraph -d cg "$cc"
+check '... writes samples/current/stacks' test -s cg/samples/current/stacks
+check 'opreport --format=folded exits 0' exits 0 fold --format=folded --session-dir=cg
+check '... with a line ...;main;cg_caller;cg_leaf COUNT' \
+	grep -Eq '^callchain;(.*;)?main;cg_caller;cg_leaf [0-9]+$' fold.out
+check '... and no warning about stacks' sh -c '! grep -qi stack fold.err'
+check 'opreport (image summary) exits 0' exits 0 sum -n --session-dir=cg
+check '... folded counts sum to the samples of the session' \
+	same_number "$(folded_sum fold.out)" "$(all_total sum.out)"
+check '... and to those of callchain' \
+	same_number "$(folded_sum fold.out 'callchain;')" "$(app_total sum.out callchain)"
+check 'an unknown --format: exit 2' exits 2 badfmt --format=nonesuch --session-dir=cg
+check '--format=xml is -X' exits 0 fx --format=xml --session-dir=cg
+check '... (the same document, but for the command line in its title)' \
+	sh -c "'$OPREPORT' -X --session-dir=cg 2>/dev/null | grep -v ' title=' >x1 &&
+	       grep -v ' title=' fx.out | cmp -s - x1"
+
+# --- crash safety ---------------------------------------------------------
+"$top_builddir/daemon/operf" --callgraph -d killed "$spin" 5 "$T/spin.pid" \
+	>killed.out 2>&1 &
+opid=$!
+kill_at_exit "$opid"
+sleep 2
+kill -KILL "$opid" 2>/dev/null
+reap_within 10 "$opid"
+# the workload operf left running, by the pid it wrote
+test -s "$T/spin.pid" && kill -KILL "$(cat "$T/spin.pid")" 2>/dev/null
+check 'operf killed with SIGKILL mid-run leaves a stack file' \
+	test -s killed/samples/current/stacks
+check '... that opreport --format=folded reads' \
+	exits 0 kfold --format=folded --session-dir=killed
+check '... with stacks of the spinner' grep -q '^spinner;' kfold.out
+
+# --- bad stack files ---------------------------------------------------------
+bad() {	# bad NAME: a copy of cg whose stack file the caller spoils
+	rm -rf "$1" && cp -a cg "$1"
+}
+bad trunc
+truncate -s 100 trunc/samples/current/stacks
+check 'a truncated stack file: --format=folded exits 1' \
+	exits 1 tfold --format=folded --session-dir=trunc
+check '... with a warning naming the stack file' \
+	grep -q 'stack file .*/stacks cannot be read: stack file shorter' tfold.err
+check '... and the image summary still reads it' exits 0 tsum --session-dir=trunc
+check '... -c too' exits 0 tcg -c --session-dir=trunc
+bad garbled
+python3 - garbled/samples/current/stacks <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+for i in range(64, len(b), 7):
+    b[i] ^= 0xA5
+open(p, 'wb').write(b)
+PY
+check 'a garbled stack file: --format=folded exits 1' \
+	exits 1 gfold --format=folded --session-dir=garbled
+check '... saying the record is malformed' \
+	grep -q 'cannot be read: malformed record in the stack file' gfold.err
+bad magic
+printf 'NOTSTACK' | dd of=magic/samples/current/stacks conv=notrunc 2>/dev/null
+check 'a stack file with a bad magic: exit 1, bad magic number' \
+	sh -c "! '$OPREPORT' --format=folded --session-dir=magic >m.out 2>m.err &&
+	       grep -q 'bad magic number' m.err"
+
+# --- OProfile 1.4 -------------------------------------------------------
+if test -n "${OPROFILE_ORACLE_BIN:-}" && test -x "$OPROFILE_ORACLE_BIN/opreport"; then
+	bad nostacks
+	rm nostacks/samples/current/stacks
+	orc() {	# orc NAME SESSION: OProfile 1.4's opreport -l
+		"$OPROFILE_ORACLE_BIN/opreport" -l --session-dir="$PWD/$2" \
+			>"$1.out" 2>"$1.err"
+	}
+	check 'OProfile 1.4 opreport -l reads the session with stacks' orc o1 cg
+	check '... and without' orc o2 nostacks
+	check '... the same stderr (no word about the stack file)' \
+		sh -c "sed 's|/nostacks/|/cg/|g' o2.err | cmp -s - o1.err"
+	check '... and the same report' cmp -s o1.out o2.out
+else
+	skip 'OProfile 1.4 reads the session' 'OPROFILE_ORACLE_BIN is not set'
+fi
+
+# --- a stripped Debian program ---------------------------------------------
+prog=
+for c in xz bzip2; do
+	p=$(command -v "$c" 2>/dev/null) || continue
+	prog=$(readlink -f "$p")
+	break
+done
+if test -n "$prog"; then
+	head -c 3000000 /dev/urandom >input.bin
+	base=$(basename "$prog")
+	case $base in
+	xz) args='-6 -T1 -c' ;;
+	*) args='-9 -c' ;;
+	esac
+	# shellcheck disable=SC2086
+	check "operf --callgraph $base" \
+		sh -c "operf --callgraph -d deb '$prog' $args input.bin >/dev/null 2>deb.err"
+	check '... opreport --format=folded' exits 0 dfold --format=folded --session-dir=deb
+	check '... image summary' exits 0 dsum -n --session-dir=deb
+	check "... folded lines of $base sum to its samples in the summary" \
+		same_number "$(folded_sum dfold.out "$base;")" "$(app_total dsum.out "$base")"
+else
+	skip 'a stripped Debian program' 'neither xz nor bzip2 is installed'
+fi
+
+done_testing
