@@ -45,6 +45,31 @@ check '... folded counts sum to the samples of the session' \
 	same_number "$(folded_sum fold.out)" "$(all_total sum.out)"
 check '... and to those of callchain' \
 	same_number "$(folded_sum fold.out 'callchain;')" "$(app_total sum.out callchain)"
+# -c: self and total per symbol, in the indented section after the blocks
+check 'opreport -c exits 0' exits 0 cgr -c --session-dir=cg
+check '... says its self and total come from the stack file' \
+	grep -q '^Note: self and total samples per symbol.*stack file' cgr.out
+incl() {	# incl SYMBOL FIELD: a column of SYMBOL's line in the section
+	sed -n '/^Self and total/,$p' cgr.out |
+		awk -v s="$1" -v f="$2" '$NF == s { print $f; exit }'
+}
+self_sum() {
+	sed -n '/^Self and total/,$p' cgr.out | awk 'NR > 2 { s += $1 } END { print s + 0 }'
+}
+main_total=$(incl main 3)
+cc_total=$(app_total sum.out callchain)
+check '... the total of main is >= 99% of callchain samples' \
+	at_least $((${main_total:-0} * 100)) $((${cc_total:-1} * 99))
+check '... the total of cg_caller is at least that of cg_leaf' \
+	at_least "$(incl cg_caller 3)" "$(incl cg_leaf 3)"
+check '... cg_leaf: self > 0' at_least "$(incl cg_leaf 1)" 1
+check '... the self samples sum to the samples of the session' \
+	same_number "$(self_sum)" "$(all_total sum.out)"
+blocks_kept() {	# a caller line of cg_caller right above cg_leaf's own line
+	awk '/^  / { prev = $NF; next } !/^-/ && $NF == "cg_leaf" && prev == "cg_caller" { f = 1 }
+	     { prev = "" } END { exit !f }' cgr.out
+}
+check '... and the blocks as before (cg_caller above cg_leaf)' blocks_kept
 check 'an unknown --format: exit 2' exits 2 badfmt --format=nonesuch --session-dir=cg
 check '--format=xml is -X' exits 0 fx --format=xml --session-dir=cg
 check '... (the same document, but for the command line in its title)' \
@@ -79,6 +104,9 @@ check '... with a warning naming the stack file' \
 	grep -q 'stack file .*/stacks cannot be read: stack file shorter' tfold.err
 check '... and the image summary still reads it' exits 0 tsum --session-dir=trunc
 check '... -c too' exits 0 tcg -c --session-dir=trunc
+check '... -c warns about the stack file' grep -q 'stack file .*cannot be read' tcg.err
+check '... and has no self and total section (the arcs only)' \
+	sh -c '! grep -q "^Self and total" tcg.out && ! grep -q "stack file" tcg.out'
 bad garbled
 python3 - garbled/samples/current/stacks <<'PY'
 import sys
