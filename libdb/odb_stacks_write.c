@@ -98,9 +98,13 @@ static int create(int dirfd, const char *path, const char *const *events,
 static uint64_t stack_hash(uint32_t app, const struct odb_stack_frame *frames,
 			   size_t nr)
 {
-	uint64_t h = op_hash_bytes(OP_FNV_OFFSET, &app, sizeof(app));
+	uint64_t h = op_hash_u64(app);
+	size_t i;
 
-	return op_hash_bytes(h, frames, nr * sizeof(*frames));
+	/* a word per frame: this runs for every sample */
+	for (i = 0; i < nr; i++)
+		h = op_hash_combine(h, frames[i].offset ^ ((uint64_t)frames[i].image << 48));
+	return h;
 }
 
 /* the index of what a reopened file holds */
@@ -359,7 +363,10 @@ int odb_stacks_writer_add(struct odb_stacks_writer *w, uint32_t app,
 	h = stack_hash(app, frames, nr);
 	counts = find(w, h, app, frames, nr);
 	if (counts) {
-		__atomic_fetch_add(&counts[event], count, __ATOMIC_RELAXED);
+		/* one writer: a plain (untorn) store, no locked add */
+		__atomic_store_n(&counts[event],
+				 __atomic_load_n(&counts[event], __ATOMIC_RELAXED) + count,
+				 __ATOMIC_RELAXED);
 		return 0;
 	}
 	len = odb_stacks_rec_size(w->nr_events, (uint32_t)nr);
