@@ -50,7 +50,7 @@ struct pp_stacks {
  * Read the stack files of p's sessions.  Returns 0 when at least one was
  * read, -ENOENT when the sessions have none, or the error of a file that
  * cannot be read (noted through n as unusable: the caller falls back on
- * the arcs).  Symbol tables are loaded on demand.  s is valid (maybe
+ * the arcs).  Samples whose stacks did not fit a file are noted too.  Symbol tables are loaded on demand.  s is valid (maybe
  * empty) either way; release it with pp_stacks_release().
  */
 int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +222,9 @@ int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n
 		odb_stacks_close(f);
 		ret = 0;
 	}
+	if (!ret && s->dropped)
+		pp_note(n, "warning: %" PRIu64 " samples have no stack: the stack file "
+			"reached its size limit", s->dropped);
 	for (i = 0; i < nr_paths; i++)
 		free(paths[i]);
 	free(paths);

@@ -120,6 +120,17 @@ check 'a garbled stack file: --format=folded exits 1' \
 	exits 1 gfold --format=folded --session-dir=garbled
 check '... saying the record is malformed' \
 	grep -q 'cannot be read: malformed record in the stack file' gfold.err
+bad dropped	# a full stack file: its dropped samples are said
+python3 - dropped/samples/current/stacks <<'PY'
+import struct, sys
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(32)
+    f.write(struct.pack('=Q', 5))
+PY
+check 'a stack file that dropped stacks: folded exits 0' \
+	exits 0 dfull --format=folded --session-dir=dropped
+check '... and warns how many samples have no stack' \
+	grep -q 'warning: 5 samples have no stack: the stack file reached its size limit' dfull.err
 bad magic
 printf 'NOTSTACK' | dd of=magic/samples/current/stacks conv=notrunc 2>/dev/null
 check 'a stack file with a bad magic: exit 1, bad magic number' \
