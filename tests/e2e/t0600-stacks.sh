@@ -154,6 +154,25 @@ else
 	skip 'OProfile 1.4 reads the session' 'OPROFILE_ORACLE_BIN is not set'
 fi
 
+# --- the daemon (one engine with operf) ------------------------------------
+if test "$(id -u)" = 0 || test "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0; then
+	D=$T/daemon-session
+	opc() { opcontrol --session-dir="$D" "$@" >opc.out 2>opc.err; }
+	check 'opcontrol --callgraph=32, --start' \
+		sh -c "opcontrol --session-dir='$D' -e cpu-clock:100000 -p none \
+			--callgraph=32 >opc.out 2>&1 &&
+		       opcontrol --session-dir='$D' --start >>opc.out 2>&1"
+	"$cc" >/dev/null
+	check '... --dump' opc --dump
+	check '... oprofiled wrote the stack file' test -s "$D/samples/current/stacks"
+	check '... folded has main;cg_caller;cg_leaf of callchain' \
+		sh -c "'$OPREPORT' --format=folded --session-dir='$D' 2>/dev/null |
+		       grep -Eq '^callchain;(.*;)?main;cg_caller;cg_leaf [0-9]+\$'"
+	check '... --shutdown' opc --shutdown
+else
+	skip 'oprofiled writes stacks' 'system-wide profiling needs root or perf_event_paranoid <= 0'
+fi
+
 # --- a stripped Debian program ---------------------------------------------
 prog=
 for c in xz bzip2; do
