@@ -198,4 +198,74 @@ else
 	skip 'a stripped Debian program' 'neither xz nor bzip2 is installed'
 fi
 
+# --- a known stack set: folded is golden, -c's self and total exact ---------
+use_fixtures
+check 'mksamples.py writes the callgraph fixture session' mksession callgraph
+# stacks SESSION: a stack file for fixture_pie's session, frames at its
+# symbols (mksamples.py's own lookup), and one of an image and one of an
+# application the profile does not have
+write_stacks() {
+	python3 - "$1" "$FIX/build/fixture_pie" <<'PY'
+import os, struct, sys
+sys.path.insert(0, os.environ["MKSAMPLES_DIR"])
+import mksamples
+cur, binary = sys.argv[1] + "/samples/current", sys.argv[2]
+app = libc = ev = None
+for d, _dirs, files in os.walk(cur):
+    for f in files:
+        rel = os.path.relpath(os.path.join(d, f), cur)
+        if "/{dep}/" not in rel or "{cg}" in rel:
+            continue
+        a, rest = rel.split("/{dep}/", 1)
+        img = rest.rsplit("/", 1)[0]
+        ev = ".".join(f.split(".")[:3])
+        app = a
+        if img.endswith("libc.so.6"):
+            libc = img
+def sym(name, path=binary):
+    return mksamples.symbol_range(path, name)[0]
+images = [app, libc, "{root}/opt/none/libx.so", "{root}/bin/other"]
+A, L, X, O = 0, 1, 2, 3
+stacks = [
+    (A, [(A, sym("compute_alpha")), (A, sym("run_all")), (A, sym("main"))], 7),
+    (A, [(A, sym("compute_alpha")), (A, sym("compute_gamma")),
+         (A, sym("compute_alpha") + 1), (A, sym("run_all")), (A, sym("main"))], 3),
+    (A, [(A, sym("compute_alpha") + 1), (A, sym("run_all")), (A, sym("main"))], 2),
+    (A, [(L, sym("printf", "/usr/lib/x86_64-linux-gnu/libc.so.6")), (A, sym("main"))], 4),
+    (A, [(A, sym("compute_beta")), (X, 0x10)], 1),
+    (O, [(O, 0x10)], 100),
+]
+def rec(t, body):
+    body += b"\0" * (-(8 + len(body)) % 8)
+    return struct.pack("=II", t, 8 + len(body)) + body
+recs = rec(1, ev.encode() + b"\0")
+for i in images:
+    recs += rec(2, i.encode() + b"\0")
+for a, frames, n in stacks:
+    recs += rec(3, struct.pack("=IIQ", a, len(frames), n) +
+                b"".join(struct.pack("=IIQ", im, 0, off) for im, off in frames))
+hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", 1, 1, len(recs), 1 << 20, 0) + b"\0" * 24
+open(cur + "/stacks", "wb").write(hdr + recs)
+PY
+}
+MKSAMPLES_DIR=$(dirname "$MKSAMPLES")
+export MKSAMPLES_DIR
+check '... with a stack file of known stacks' write_stacks out/callgraph
+check 'opreport --format=folded on it exits 0' exits 0 gfold --format=folded --session-dir=out/callgraph
+cat >gfold.want <<'GOLD'
+fixture_pie;[libx.so];compute_beta 1
+fixture_pie;main;printf 4
+fixture_pie;main;run_all;compute_alpha 9
+fixture_pie;main;run_all;compute_alpha;compute_gamma;compute_alpha 3
+GOLD
+check '... is the golden folded text' compare gfold.want gfold.out
+check 'opreport -c on it exits 0' exits 0 gcg -c --session-dir=out/callgraph
+cgcol() {	# SYMBOL FIELD of -c's self and total section
+	sed -n '/^Self and total/,$p' gcg.out | awk -v s="$1" -v f="$2" '$NF == s { print $f; exit }'
+}
+check '... compute_alpha: self 12, total 12 (its recursion counted once)' \
+	test "$(cgcol compute_alpha 1) $(cgcol compute_alpha 3)" = "12 12"
+check '... compute_gamma: self 0, total 3' test "$(cgcol compute_gamma 1) $(cgcol compute_gamma 3)" = "0 3"
+check '... main: self 0, total 16' test "$(cgcol main 1) $(cgcol main 3)" = "0 16"
+
 done_testing
