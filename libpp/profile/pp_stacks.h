@@ -9,7 +9,7 @@
  * A stack belongs to the profile when its application is one of the
  * profile's and its leaf image is one of the profile's images; the
  * stack files do not separate threads or CPUs, so a profile whose
- * classes are tgids, tids or CPUs gets none.  Frames are leaf first.
+ * classes are of one tgid, tid or CPU gets none.  Frames are leaf first.
  *
  * Memory: dies with "out of memory" (libutil's op_x* forms), as all of
  * libpp/profile does.
@@ -48,7 +48,9 @@ struct pp_stacks {
 
 /*
  * Read the stack files of p's sessions.  Returns 0 when at least one was
- * read, -ENOENT when the sessions have none, or the error of a file that
+ * read, -ENOENT when the sessions have none, -ENOTSUP when p's classes
+ * are threads, processes or CPUs (which stack files do not tell apart),
+ * or the error of a file that
  * cannot be read (noted through n as unusable: the caller falls back on
  * the arcs).  Samples whose stacks did not fit a file are noted too.  Symbol tables are loaded on demand.  s is valid (maybe
  * empty) either way; release it with pp_stacks_release().

@@ -192,8 +192,10 @@ int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n
 	int ret = -ENOENT;
 
 	memset(s, 0, sizeof(*s));
-	if (p->nr_classes > 1 && p->axis != PP_AXIS_EVENT && p->axis != PP_AXIS_UNITMASK)
-		return -ENOENT;		/* per thread or CPU: not in the files */
+	for (i = 0; i < p->nr_classes; i++)
+		if (p->classes[i].t.tgid != ODB_ALL || p->classes[i].t.tid != ODB_ALL ||
+		    p->classes[i].t.cpu != ODB_ALL)
+			return -ENOTSUP;	/* per thread or CPU: not in the files */
 	for (i = 0; i < p->nr_groups; i++) {
 		for (j = 0; j < p->groups[i].nr_files; j++) {
 			char *path = stacks_path(p->groups[i].files[j]);

@@ -57,6 +57,9 @@ int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 	if (ret) {
 		op_err_set(err, "no whole call stacks: %s", ret == -ENOENT ?
 			   "the session has no stack file (record with operf --callgraph)" :
+			   ret == -ENOTSUP ?
+			   "stack files do not tell threads, processes or CPUs apart "
+			   "(merge them: --merge=tgid,tid,cpu)" :
 			   "the stack file cannot be read");
 		return PP_REPORT_ERR_NOTHING;
 	}

@@ -76,6 +76,16 @@ check '... (the same document, but for the command line in its title)' \
 	sh -c "'$OPREPORT' -X --session-dir=cg 2>/dev/null | grep -v ' title=' >x1 &&
 	       grep -v ' title=' fx.out | cmp -s - x1"
 
+# per-thread classes: stack files do not tell threads apart
+check 'operf --callgraph --separate-thread ./callchain' \
+	profile thr --callgraph --separate-thread -d thr "$cc"
+check '... folded per thread: exit 1, saying why' \
+	sh -c "! '$OPREPORT' --format=folded --session-dir=thr >th.out 2>th.err &&
+	       grep -q 'stack files do not tell threads, processes or CPUs apart' th.err"
+check '... with --merge=all: main;cg_caller;cg_leaf' \
+	sh -c "'$OPREPORT' --format=folded --merge=all --session-dir=thr 2>/dev/null |
+	       grep -q ';main;cg_caller;cg_leaf '"
+
 # --- crash safety ---------------------------------------------------------
 "$top_builddir/daemon/operf" --callgraph -d killed "$spin" 5 "$T/spin.pid" \
 	>killed.out 2>&1 &
