@@ -186,7 +186,8 @@ static int validate(struct pp_report_opts *ro)
 static int validate_differential(void)
 {
 	const char *what = opts.xml ? "--xml" : opts.callgraph ? "--callgraph" :
-			   opts.details ? "--details" : NULL;
+			   opts.details ? "--details" :
+			   opts.folded ? "--format=folded" : NULL;
 
 	if (!what)
 		return 0;

@@ -71,6 +71,8 @@ blocks_kept() {	# a caller line of cg_caller right above cg_leaf's own line
 }
 check '... and the blocks as before (cg_caller above cg_leaf)' blocks_kept
 check 'an unknown --format: exit 2' exits 2 badfmt --format=nonesuch --session-dir=cg
+check 'a differential with --format=folded: exit 2' \
+	exits 2 dif --format=folded --session-dir=cg '{' '}' '{' '}'
 check '--format=xml is -X' exits 0 fx --format=xml --session-dir=cg
 check '... (the same document, but for the command line in its title)' \
 	sh -c "'$OPREPORT' -X --session-dir=cg 2>/dev/null | grep -v ' title=' >x1 &&
