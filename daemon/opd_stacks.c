@@ -29,8 +29,7 @@ static int open_file(struct opd_stacks *s, const struct op_dir *samples,
 			 (int)events[i].period, events[i].op_unit_mask);
 		ev[i] = names[i];
 	}
-	return odb_stacks_writer_open(samples->fd, ODB_STACKS_NAME, ev, nr_events,
-				      0, &s->w);
+	return odb_stacks_writer_open(samples, ODB_STACKS_NAME, ev, nr_events, 0, &s->w);
 }
 
 /* the file's number for an image cookie, recorded at first use */

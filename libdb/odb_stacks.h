@@ -127,11 +127,15 @@ struct odb_stacks_writer;
  * Open path for adding, creating it (through "PATH.tmp") for the events
  * (nr "NAME.COUNT.UNITMASK" strings) when it is missing or unreadable.
  * An existing file of other events gives ODB_ERR_STACKS_OTHER_EVENTS.
- * limit: the largest file size (0: ODB_STACKS_DEFAULT_LIMIT).  dirfd: the
- * directory path is relative to (AT_FDCWD for none).
+ * limit: the largest file size (0: ODB_STACKS_DEFAULT_LIMIT).  path is
+ * relative to dir and reached as op_dir_open_file() reaches files (no
+ * symlink, one link; a new file given to the directory's owner when it
+ * says so); dir is borrowed for the call only.
  */
-int odb_stacks_writer_open(int dirfd, const char *path, const char *const *events,
-			   size_t nr, uint64_t limit, struct odb_stacks_writer **wp);
+struct op_dir;
+int odb_stacks_writer_open(const struct op_dir *dir, const char *path,
+			   const char *const *events, size_t nr, uint64_t limit,
+			   struct odb_stacks_writer **wp);
 
 /* the number of image name (added if new): 0 or an error */
 int odb_stacks_writer_image(struct odb_stacks_writer *w, const char *name,

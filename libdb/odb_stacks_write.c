@@ -17,6 +17,7 @@
 #include "libdb/odb_int.h"
 #include "libdb/odb_stacks.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
 
@@ -46,8 +47,8 @@ static uint64_t rec_bytes(size_t payload)
 }
 
 /* header and EVENT records into a new "PATH.tmp", renamed to path */
-static int create(int dirfd, const char *path, const char *const *events,
-		  size_t nr, uint64_t limit)
+static int create(const struct op_dir *dir, const char *path,
+		  const char *const *events, size_t nr, uint64_t limit)
 {
 	struct odb_stacks_header h = { .version = ODB_STACKS_VERSION };
 	unsigned char *buf;
@@ -78,19 +79,19 @@ static int create(int dirfd, const char *path, const char *const *events,
 		memcpy(buf + len + sizeof(r), events[i], strlen(events[i]));
 		len += r.size;
 	}
-	fd = openat(dirfd, tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	fd = op_dir_open_file(dir, tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
 		free(buf);
-		return -errno;
+		return fd;
 	}
 	if (pwrite(fd, buf, (size_t)len, 0) != (ssize_t)len)
 		ret = errno ? -errno : -EIO;
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (!ret && renameat(dirfd, tmp, dirfd, path))
-		ret = -errno;
+	if (!ret)
+		ret = op_dir_rename(dir, tmp, path);
 	if (ret)
-		unlinkat(dirfd, tmp, 0);
+		op_dir_unlink(dir, tmp);
 	free(buf);
 	return ret;
 }
@@ -146,17 +147,17 @@ static bool same_events(struct odb_stacks_writer *w, const char *const *events,
 }
 
 /* open an existing file for adding: checked as a reader checks it */
-static int reopen(struct odb_stacks_writer *w, int dirfd, const char *path,
-		  const char *const *events, size_t nr)
+static int reopen(struct odb_stacks_writer *w, const struct op_dir *dir,
+		  const char *path, const char *const *events, size_t nr)
 {
 	const struct odb_stacks_header *h;
 	struct stat st;
 	uint64_t committed;
 	int ret;
 
-	w->fd = openat(dirfd, path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	w->fd = op_dir_open_file(dir, path, O_RDWR, 0);
 	if (w->fd < 0)
-		return -errno;
+		return w->fd;
 	if (fstat(w->fd, &st))
 		return -errno;
 	if (!S_ISREG(st.st_mode))
@@ -200,8 +201,9 @@ static void reset(struct odb_stacks_writer *w)
 	w->a_img = 0;
 }
 
-int odb_stacks_writer_open(int dirfd, const char *path, const char *const *events,
-			   size_t nr, uint64_t limit, struct odb_stacks_writer **wp)
+int odb_stacks_writer_open(const struct op_dir *dir, const char *path,
+			   const char *const *events, size_t nr, uint64_t limit,
+			   struct odb_stacks_writer **wp)
 {
 	struct odb_stacks_writer *w;
 	int ret;
@@ -220,13 +222,13 @@ int odb_stacks_writer_open(int dirfd, const char *path, const char *const *event
 	w->limit = limit;
 	op_hmap_init(&w->images);
 	op_hmap_init(&w->stacks);
-	ret = reopen(w, dirfd, path, events, nr);
+	ret = reopen(w, dir, path, events, nr);
 	if (ret && ret != -ENOMEM && ret != ODB_ERR_STACKS_OTHER_EVENTS) {
 		/* missing or unreadable: start a new file */
 		reset(w);
-		ret = create(dirfd, path, events, nr, limit);
+		ret = create(dir, path, events, nr, limit);
 		if (!ret)
-			ret = reopen(w, dirfd, path, events, nr);
+			ret = reopen(w, dir, path, events, nr);
 	}
 	if (ret) {
 		reset(w);

@@ -3,13 +3,13 @@
  * The stack file: stacks interned (a repeat only counts), images by
  * number, a reopened file continues, a truncated or corrupted one is
  * refused by readers (and replaced by a writer), the size limit drops
- * and counts, every committed prefix of a file reads, and -ENOMEM at
+ * and counts, every committed prefix of a file reads, a symlink in the
+ * file's place is replaced (not followed), and -ENOMEM at
  * every allocation leaves nothing open.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +25,7 @@
 #include "tests/lib/op_testdir.h"
 
 static struct op_testdir dir;
+static struct op_dir odir = OP_DIR_INIT;
 static char path[600];
 static const char *const events[] = { "cpu-clock.100000.0", "task-clock.200000.0" };
 
@@ -34,12 +35,13 @@ static int setup(void **state)
 	if (op_testdir_make(&dir))
 		return -1;
 	op_testdir_file(&dir, "stacks", path, sizeof(path));
-	return 0;
+	return op_testdir_hold(dir.path, &odir);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	op_dir_close(&odir);
 	op_testdir_remove(&dir);
 	return 0;
 }
@@ -48,7 +50,7 @@ static struct odb_stacks_writer *writer(uint64_t limit)
 {
 	struct odb_stacks_writer *w;
 
-	assert_int_equal(odb_stacks_writer_open(AT_FDCWD, path, events, 2, limit, &w), 0);
+	assert_int_equal(odb_stacks_writer_open(&odir, "stacks", events, 2, limit, &w), 0);
 	return w;
 }
 
@@ -122,7 +124,7 @@ static void test_other_events(void **state)
 	w = writer(0);
 	add(w, 1, 1, 0, 1);
 	assert_int_equal(odb_stacks_writer_close(w), 0);
-	assert_int_equal(odb_stacks_writer_open(AT_FDCWD, path, events, 1, 0, &w),
+	assert_int_equal(odb_stacks_writer_open(&odir, "stacks", events, 1, 0, &w),
 			 ODB_ERR_STACKS_OTHER_EVENTS);
 	assert_null(w);
 }
@@ -220,6 +222,30 @@ static void test_bad_image(void **state)
 	assert_int_equal(odb_stacks_writer_close(w), 0);
 }
 
+/* a symlink where the file goes is replaced, never followed */
+static void test_symlink(void **state)
+{
+	struct odb_stacks_writer *w;
+	char victim[600];
+	unsigned char *buf;
+	size_t len;
+
+	(void)state;
+	unlink(path);
+	op_testdir_file(&dir, "victim", victim, sizeof(victim));
+	assert_int_equal(odb_test_spew(victim, "x", 1), 0);
+	assert_int_equal(symlink(victim, path), 0);
+	w = writer(0);
+	add(w, 1, 1, 0, 1);
+	assert_int_equal(odb_stacks_writer_close(w), 0);
+	buf = odb_test_slurp(victim, &len);
+	assert_non_null(buf);
+	assert_int_equal(len, 1);
+	assert_int_equal(buf[0], 'x');
+	free(buf);
+	unlink(victim);
+}
+
 static void test_enomem(void **state)
 {
 	struct odb_stacks_writer *w;
@@ -244,7 +270,7 @@ static void test_enomem(void **state)
 	odb_stacks_close(s);
 	for (k = 1;; k++) {
 		op_alloc_fail_at(k);
-		ret = odb_stacks_writer_open(AT_FDCWD, path, events, 2, 0, &w);
+		ret = odb_stacks_writer_open(&odir, "stacks", events, 2, 0, &w);
 		op_alloc_fail_at(0);
 		if (!ret)
 			break;
@@ -255,7 +281,7 @@ static void test_enomem(void **state)
 	unlink(path);
 	for (k = 1;; k++) {
 		op_alloc_fail_at(k);
-		ret = odb_stacks_writer_open(AT_FDCWD, path, events, 2, 0, &w);
+		ret = odb_stacks_writer_open(&odir, "stacks", events, 2, 0, &w);
 		op_alloc_fail_at(0);
 		if (!ret)
 			break;
@@ -272,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_bad_image),
+		cmocka_unit_test(test_symlink),
 		cmocka_unit_test(test_enomem),
 	};
 

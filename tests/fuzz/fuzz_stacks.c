@@ -8,16 +8,18 @@
  */
 #include "config.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libdb/odb_stacks.h"
+#include "libutil/op_dir.h"
 #include "libutil/op_file.h"
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/fuzz_tmp.h"
+
+static struct op_dir odir = OP_DIR_INIT;
 
 /* the file's stacks, frames and count sum, checking every reference */
 static uint64_t walk(const struct odb_stacks *s, size_t *nr)
@@ -67,7 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		events[i] = names[i];
 	}
 	odb_stacks_close(s);
-	ret = odb_stacks_writer_open(AT_FDCWD, fuzz_tmp_file, events, nev, 0, &w);
+	if (odir.fd < 0 && op_dir_open_path(&odir, fuzz_tmp_dir))
+		abort();
+	ret = odb_stacks_writer_open(&odir, "stacks", events, nev, 0, &w);
 	if (ret)
 		return 0;	/* event names cut short above, or a duplicate */
 	if (odb_stacks_writer_image(w, "{root}/fuzz/new image", &img))
