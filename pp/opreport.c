@@ -19,6 +19,7 @@
 #include "libpp/report/pp_report.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
+#include "libutil/op_strbuf.h"
 #include "pp/ppt_job.h"
 #include "pp/ppt_options.h"
 #include "pp/ppt_output.h"
@@ -154,18 +155,39 @@ static int validate_meaningful(const struct pp_report_opts *ro)
 	return 0;
 }
 
+/* --format=NAME: the flag of the output it names */
+static const struct {
+	const char *name;
+	size_t offset;		/* of an int flag in struct opreport_options */
+} formats[] = {
+	{ "xml", offsetof(struct opreport_options, xml) },
+	{ "folded", offsetof(struct opreport_options, folded) },
+};
+
+static int set_format(const char *name)
+{
+	struct op_strbuf known = OP_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!strcmp(name, formats[i].name)) {
+			*(int *)((char *)&opts + formats[i].offset) = 1;
+			return 0;
+		}
+		op_strbuf_addf(&known, "%s%s", i ? ", " : "", formats[i].name);
+	}
+	op_usage_error("unknown --format '%s' (formats: %s)", name,
+		       op_strbuf_failed(&known) ? "?" : known.buf);
+	op_strbuf_release(&known);
+	return 2;
+}
+
 static int validate(struct pp_report_opts *ro)
 {
 	struct op_err err;
 
-	if (opts.format && !strcmp(opts.format, "xml")) {
-		opts.xml = 1;
-	} else if (opts.format && !strcmp(opts.format, "folded")) {
-		opts.folded = 1;
-	} else if (opts.format) {
-		op_usage_error("unknown --format '%s' (formats: xml, folded)", opts.format);
+	if (opts.format && set_format(opts.format))
 		return 2;
-	}
 	if (opts.sort && pp_sort_parse(opts.sort, ro, &err)) {
 		op_usage_error("%s", err.msg);
 		return 2;
