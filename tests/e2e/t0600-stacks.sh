@@ -4,13 +4,23 @@
 #  - callchain (main -> cg_caller -> cg_leaf): the stack file is written;
 #    opreport --format=folded has a line main;cg_caller;cg_leaf, and its
 #    counts sum to every sample of the session (each sample has a stack);
+#    opreport -c adds self and total per symbol (main's total ~100 %,
+#    cg_caller's >= cg_leaf's, self summing to all samples), its blocks
+#    unchanged; --format=xml is -X; a differential or an unknown format
+#    is a usage error;
+#  - frames in the vdso are kept, named as opreport -l names them;
+#  - a --separate-thread profile gets no stacks (said), --merge=all does;
 #  - operf killed with SIGKILL mid-run leaves a stack file that reads;
-#  - a truncated or corrupted stack file: a clear error naming it, exit 1,
-#    never a crash; the other reports still read the session;
+#  - a truncated, garbled or bad-magic stack file: a clear error naming
+#    it, exit 1 for folded, -c falls back on the arcs; a file that reached
+#    its size limit: the samples without stacks are counted in a warning;
 #  - OProfile 1.4's opreport ($OPROFILE_ORACLE_BIN) reads the session with
 #    the stack file exactly as without it (same stderr, same report);
+#  - oprofiled (opcontrol --callgraph) writes the stack file too;
 #  - a stripped Debian program (xz, else bzip2): its folded lines sum to
-#    its samples in opreport's image summary.
+#    its samples in opreport's image summary;
+#  - a known stack set beside the callgraph fixture session: folded is
+#    golden, -c's self and total exact (recursion counted once).
 . "$top_srcdir/tests/lib.sh"
 need_perf
 cc=$WORKLOADS/callchain
@@ -77,6 +87,16 @@ check '--format=xml is -X' exits 0 fx --format=xml --session-dir=cg
 check '... (the same document, but for the command line in its title)' \
 	sh -c "'$OPREPORT' -X --session-dir=cg 2>/dev/null | grep -v ' title=' >x1 &&
 	       grep -v ' title=' fx.out | cmp -s - x1"
+
+# the vdso: its frames kept, named as -l names them
+check 'operf --callgraph python3 (clock_gettime in a loop)' profile vd --callgraph -d vd python3 -c '
+import time
+for i in range(1000000): time.clock_gettime(time.CLOCK_MONOTONIC)'
+check '... folded exits 0' exits 0 vfold --format=folded --session-dir=vd
+check '... -l exits 0' exits 0 vsym -l --session-dir=vd
+vdso_sym=$(awk '$3 == "[vdso]" { print $NF; exit }' vsym.out)
+check "... the vdso's hottest symbol ($vdso_sym) ends stacks in folded" \
+	sh -c "test -n '$vdso_sym' && grep -Eq ';$vdso_sym [0-9]+\$' vfold.out"
 
 # per-thread classes: stack files do not tell threads apart
 check 'operf --callgraph --separate-thread ./callchain' \
