@@ -170,11 +170,13 @@ check 'a stack file with a bad magic: exit 1, bad magic number' \
 	       grep -q 'bad magic number' m.err"
 
 # --- OProfile 1.4 -------------------------------------------------------
-if test -n "${OPROFILE_ORACLE_BIN:-}" && test -x "$OPROFILE_ORACLE_BIN/opreport"; then
+# its bin directory: $OPROFILE_ORACLE_BIN, else $OP_TEST_ORACLE (lib.sh's)
+ORACLE_BIN=${OPROFILE_ORACLE_BIN:-${OP_TEST_ORACLE:-}}
+if test -n "$ORACLE_BIN" && test -x "$ORACLE_BIN/opreport"; then
 	bad nostacks
 	rm nostacks/samples/current/stacks
 	orc() {	# orc NAME SESSION: OProfile 1.4's opreport -l
-		"$OPROFILE_ORACLE_BIN/opreport" -l --session-dir="$PWD/$2" \
+		"$ORACLE_BIN/opreport" -l --session-dir="$PWD/$2" \
 			>"$1.out" 2>"$1.err"
 	}
 	check 'OProfile 1.4 opreport -l reads the session with stacks' orc o1 cg
@@ -183,7 +185,7 @@ if test -n "${OPROFILE_ORACLE_BIN:-}" && test -x "$OPROFILE_ORACLE_BIN/opreport"
 		sh -c "sed 's|/nostacks/|/cg/|g' o2.err | cmp -s - o1.err"
 	check '... and the same report' cmp -s o1.out o2.out
 else
-	skip 'OProfile 1.4 reads the session' 'OPROFILE_ORACLE_BIN is not set'
+	skip 'OProfile 1.4 reads the session' 'neither OPROFILE_ORACLE_BIN nor OP_TEST_ORACLE names its bin directory'
 fi
 
 # --- the daemon (one engine with operf) ------------------------------------
