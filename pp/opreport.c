@@ -37,6 +37,7 @@ struct opreport_options {
 	int show_address;
 	int symbols;
 	int xml;
+	int callgrind;
 	int folded;		/* --format=folded */
 	char *format;
 	char *output_file;
@@ -59,15 +60,16 @@ static const struct poptOption options_table[] = {
 	  "show callers and callees of each symbol (operf --callgraph)", NULL },
 	{ "details", 'd', POPT_ARG_NONE, &opts.details, 0,
 	  "show the samples of each address inside each symbol", NULL },
+	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
+	  "write the report in format NAME: text (the default), xml, callgrind, "
+	  "folded (collapsed stacks)",
+	  "NAME" },
 	{ "global-percent", '%', POPT_ARG_NONE, &opts.global_percent, 0,
 	  "make every percentage relative to the whole profile", NULL },
 	{ "long-filenames", 'f', POPT_ARG_NONE, &opts.long_filenames, 0,
 	  "show full paths instead of base names", NULL },
 	{ "no-header", 'n', POPT_ARG_NONE, &opts.no_header, 0,
 	  "leave out the header lines", NULL },
-	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
-	  "write the report as NAME: xml (as --xml), folded (collapsed stacks)",
-	  "NAME" },
 	{ "output-file", 'o', POPT_ARG_STRING, &opts.output_file, 0,
 	  "write the report to FILE instead of standard output", "FILE" },
 	{ "reverse-sort", 'r', POPT_ARG_NONE, &opts.reverse, 0,
@@ -92,6 +94,7 @@ static const struct {
 	unsigned mode;
 } mode_options[] = {
 	{ offsetof(struct opreport_options, xml), PP_MODE_XML },
+	{ offsetof(struct opreport_options, callgrind), PP_MODE_CALLGRIND },
 	{ offsetof(struct opreport_options, folded), PP_MODE_FOLDED },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
@@ -115,8 +118,8 @@ static unsigned modes_of(const struct opreport_options *o, bool differential)
 static void options_release(void)
 {
 	free(opts.output_file);
-	free(opts.format);
 	free(opts.sort);
+	free(opts.format);
 	ppt_common_release(&opts.common);
 }
 
@@ -124,7 +127,40 @@ static void options_release(void)
 static bool shows_symbols(void)
 {
 	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
-	       opts.show_address || opts.callgraph || opts.xml;
+	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind;
+}
+
+/* the flag of each --format name (text: none, the default) */
+static const struct {
+	const char *name;
+	int *flag;
+} formats[] = {
+	{ "text", NULL },
+	{ "xml", &opts.xml },
+	{ "callgrind", &opts.callgrind },
+	{ "folded", &opts.folded },
+};
+
+/* --format=NAME: sets its flag; 2 for a name no format has */
+static int parse_format(void)
+{
+	struct op_strbuf names = OP_STRBUF_INIT;
+	size_t i, nr = sizeof(formats) / sizeof(formats[0]);
+
+	if (!opts.format)
+		return 0;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(opts.format, formats[i].name)) {
+			if (formats[i].flag)
+				*formats[i].flag = 1;
+			return 0;
+		}
+	for (i = 0; i < nr; i++)
+		op_strbuf_addf(&names, "%s%s", i ? ", " : "", formats[i].name);
+	op_usage_error("unknown --format '%s': the formats are %s", opts.format,
+		       names.buf ? names.buf : "");
+	op_strbuf_release(&names);
+	return 2;
 }
 
 /* what OProfile 1.4 refuses as meaningless, refused with its reason */
@@ -155,39 +191,18 @@ static int validate_meaningful(const struct pp_report_opts *ro)
 	return 0;
 }
 
-/* --format=NAME: the flag of the output it names */
-static const struct {
-	const char *name;
-	size_t offset;		/* of an int flag in struct opreport_options */
-} formats[] = {
-	{ "xml", offsetof(struct opreport_options, xml) },
-	{ "folded", offsetof(struct opreport_options, folded) },
-};
-
-static int set_format(const char *name)
-{
-	struct op_strbuf known = OP_STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		if (!strcmp(name, formats[i].name)) {
-			*(int *)((char *)&opts + formats[i].offset) = 1;
-			return 0;
-		}
-		op_strbuf_addf(&known, "%s%s", i ? ", " : "", formats[i].name);
-	}
-	op_usage_error("unknown --format '%s' (formats: %s)", name,
-		       op_strbuf_failed(&known) ? "?" : known.buf);
-	op_strbuf_release(&known);
-	return 2;
-}
-
 static int validate(struct pp_report_opts *ro)
 {
 	struct op_err err;
 
-	if (opts.format && set_format(opts.format))
+	if (parse_format())
 		return 2;
+	if (opts.callgrind && (opts.xml || opts.accumulated || opts.global_percent)) {
+		op_usage_error("--format=callgrind cannot be combined with %s",
+			       opts.xml ? "--xml" : opts.accumulated ? "--accumulated" :
+			       "--global-percent");
+		return 2;
+	}
 	if (opts.sort && pp_sort_parse(opts.sort, ro, &err)) {
 		op_usage_error("%s", err.msg);
 		return 2;
@@ -207,7 +222,8 @@ static int validate(struct pp_report_opts *ro)
 /* what a differential profile { first } { second } cannot show */
 static int validate_differential(void)
 {
-	const char *what = opts.xml ? "--xml" : opts.callgraph ? "--callgraph" :
+	const char *what = opts.xml ? "--xml" : opts.callgrind ? "--format=callgrind" :
+			   opts.callgraph ? "--callgraph" :
 			   opts.details ? "--details" :
 			   opts.folded ? "--format=folded" : NULL;
 

@@ -62,32 +62,37 @@ static uint64_t arc_key(const struct pp_symtab *t, uint64_t low32)
 }
 
 /*
- * The arcs of one {cg} group into (caller row, callee row) pairs.  The
+ * The records of one {cg} group, their ends resolved to rows.  The
  * callee's row is of the group's application, unless --merge=lib made
  * each image an application of its own (callee_app: the callee image's
  * application, SIZE_MAX for none): then it is of the callee's, so that a
  * library function called from elsewhere is the row of its own samples,
  * not a second row.
  */
-static void add_cg_group(struct pp_arcs *a, struct pp_profile *p,
-			 struct pp_rows *r, const struct pp_cg_group *g,
-			 size_t callee_app)
+static void walk_cg_group(struct pp_profile *p, struct pp_rows *r,
+			  const struct pp_cg_group *g, size_t callee_app,
+			  void (*fn)(void *data, const struct pp_arc_record *rec),
+			  void *data)
 {
 	struct pp_symtab *from = pp_image_symtab(p, g->caller);
 	struct pp_symtab *to = pp_image_symtab(p, g->callee);
 	size_t app_to = callee_app == SIZE_MAX ? g->app : callee_app;
+	struct pp_arc_record rec = { .cls = g->cls, .caller_image = g->caller };
 	size_t k;
 
 	for (k = 0; k < g->nr_kc; k++) {
-		const struct pp_sym *x = pp_symtab_hold(from, arc_key(from, g->kc[k].key >> 32));
-		const struct pp_sym *y = pp_symtab_hold(to, arc_key(to, g->kc[k].key & 0xffffffffull));
-		size_t rx, ry;
+		const struct pp_sym *x, *y;
 
+		rec.from = arc_key(from, g->kc[k].key >> 32);
+		rec.to = arc_key(to, g->kc[k].key & 0xffffffffull);
+		x = pp_symtab_hold(from, rec.from);
+		y = pp_symtab_hold(to, rec.to);
 		if (!x || !y)
 			op_die(1, "out of memory");
-		rx = pp_rows_get(r, g->caller, g->app, x)->index;
-		ry = pp_rows_get(r, g->callee, app_to, y)->index;
-		arc_get(a, rx, ry, p->nr_classes)->counts[g->cls] += g->kc[k].count;
+		rec.caller = pp_rows_get(r, g->caller, g->app, x)->index;
+		rec.callee = pp_rows_get(r, g->callee, app_to, y)->index;
+		rec.count = g->kc[k].count;
+		fn(data, &rec);
 	}
 }
 
@@ -112,14 +117,14 @@ static void index_arcs(const struct pp_arcs *a, size_t nr_rows, bool by_callee,
 	*listp = list;
 }
 
-void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
-		   bool exclude_dependent, struct pp_notes *n)
+void pp_arcs_for_each_record(struct pp_profile *p, struct pp_rows *r,
+			     bool exclude_dependent, struct pp_notes *n,
+			     void (*fn)(void *data, const struct pp_arc_record *rec),
+			     void *data)
 {
 	size_t *app_of_image = op_xcalloc(p->nr_images + 1, sizeof(*app_of_image));
 	size_t i;
 
-	memset(a, 0, sizeof(*a));
-	op_hmap_init(&a->index);
 	for (i = 0; i < p->nr_images; i++)
 		app_of_image[i] = SIZE_MAX;
 	for (i = 0; (p->merge & PP_MERGE_LIB) && i < p->nr_apps; i++)
@@ -133,9 +138,32 @@ void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
 					  !pp_profile_own_image(p, g->app, g->callee)))
 			continue;
 		pp_cg_group_load(p, &p->cg[i], n);
-		add_cg_group(a, p, r, g, app_of_image[g->callee]);
+		walk_cg_group(p, r, g, app_of_image[g->callee], fn, data);
 	}
 	free(app_of_image);
+}
+
+struct sum_ctx {
+	struct pp_arcs *a;
+	size_t nr_classes;
+};
+
+static void sum_record(void *data, const struct pp_arc_record *rec)
+{
+	struct sum_ctx *ctx = data;
+
+	arc_get(ctx->a, rec->caller, rec->callee, ctx->nr_classes)->counts[rec->cls] +=
+		rec->count;
+}
+
+void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
+		   bool exclude_dependent, struct pp_notes *n)
+{
+	struct sum_ctx ctx = { a, p->nr_classes };
+
+	memset(a, 0, sizeof(*a));
+	op_hmap_init(&a->index);
+	pp_arcs_for_each_record(p, r, exclude_dependent, n, sum_record, &ctx);
 	/* no rows are added from here on: the indexes stay valid */
 	index_arcs(a, r->nr, true, &a->in_first, &a->in_list);
 	index_arcs(a, r->nr, false, &a->out_first, &a->out_list);

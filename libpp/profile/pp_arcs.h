@@ -52,6 +52,28 @@ void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
 		   bool exclude_dependent, struct pp_notes *n);
 void pp_arcs_release(struct pp_arcs *a);
 
+/* one record of a {cg} file, its ends resolved to rows */
+struct pp_arc_record {
+	size_t caller, callee;	/* row indexes */
+	size_t caller_image;	/* the caller row's image */
+	uint64_t from, to;	/* the keys of both ends: from is where the
+				 * call returns to, to the callee's frame */
+	size_t cls;
+	uint64_t count;
+};
+
+/*
+ * Call fn for each record of p's {cg} groups, with the rules of
+ * pp_arcs_build() (which sums them): -x, --merge=lib, rows made for ends
+ * without samples.  Groups not loaded yet are loaded (unreadable files
+ * noted through n).  After pp_arcs_build() on the same rows, no row is
+ * added.  Dies only on allocation failure.
+ */
+void pp_arcs_for_each_record(struct pp_profile *p, struct pp_rows *r,
+			     bool exclude_dependent, struct pp_notes *n,
+			     void (*fn)(void *data, const struct pp_arc_record *rec),
+			     void *data);
+
 /* one entry of a caller or callee list */
 struct pp_arc_entry {
 	const struct pp_row *row;

@@ -25,6 +25,11 @@ static const struct pp_output outputs[] = {
 		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_TWO | PP_SORTS_OWN,
 		.write = pp_write_diff,
 	}, {
+		.name = "callgrind",
+		.mode = PP_MODE_CALLGRIND,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,
+		.write = pp_write_callgrind,
+	}, {
 		.name = "folded",
 		.mode = PP_MODE_FOLDED,
 		.needs = PP_NEEDS_SYMBOLS | PP_SELECTS_OWN | PP_SORTS_OWN,

@@ -101,6 +101,7 @@ int pp_write_xml(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_annotated_source(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_annotated_assembly(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_gmon(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err);
 /*
  * -c's section of self and total samples per symbol from the stacks st
  * of side s (inclusive.c)
