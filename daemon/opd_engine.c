@@ -34,6 +34,7 @@ struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
 	opd_comms_init(&e->comms);
 	e->comms.apps_only = !cfg->separate_thread;
 	opd_kernel_init(&e->kernel, &e->images, cfg->kernel_layout, cfg->vmlinux);
+	opd_stacks_init(&e->stacks);
 	opd_sfiles_init(&e->sfiles, cfg->samples, cfg->events, &e->images,
 			cfg->cpu_speed, cfg->max_open_files);
 	opd_order_init(&e->order, cfg->nr_cpus, process_record, e);
@@ -51,6 +52,7 @@ void opd_engine_free(struct opd_engine *e)
 		return;
 	opd_order_release(&e->order);
 	opd_sfiles_release(&e->sfiles);
+	opd_stacks_release(&e->stacks);
 	opd_kernel_release(&e->kernel);
 	opd_procs_release(&e->procs);
 	opd_comms_release(&e->comms);
@@ -172,10 +174,14 @@ static int release_one(void *val, void *data)
 
 int opd_engine_finish(struct opd_engine *e)
 {
+	int ret, ret2;
+
 	opd_order_flush_all(&e->order);
 	/* an exec still loading its program when profiling stopped */
 	op_hmap_for_each(&e->procs.by_tgid, release_one, e);
-	return opd_sfiles_release(&e->sfiles);
+	ret = opd_stacks_close(&e->stacks);
+	ret2 = opd_sfiles_release(&e->sfiles);
+	return ret2 ? ret2 : ret;
 }
 
 void opd_engine_flush(struct opd_engine *e)
@@ -186,6 +192,10 @@ void opd_engine_flush(struct opd_engine *e)
 int opd_engine_close_files(struct opd_engine *e, bool reset)
 {
 	int ret = opd_sfiles_close_all(&e->sfiles, reset);
+	int ret2 = opd_stacks_close(&e->stacks);
+
+	if (!ret)
+		ret = ret2;
 
 	if (reset) {
 		memset(&e->stats, 0, sizeof(e->stats));

@@ -13,6 +13,7 @@
 #include "daemon/opd_proc.h"
 #include "daemon/opd_record.h"
 #include "daemon/opd_sfile.h"
+#include "daemon/opd_stacks.h"
 #include "daemon/opd_stats.h"
 #include "libutil/op_hmap.h"
 #include "libutil/op_strbuf.h"
@@ -41,6 +42,7 @@ struct opd_engine {
 	uint64_t now;			/* time of the record being processed */
 	struct op_strbuf ns_rec;	/* an MMAP2 record with its path fixed */
 	struct opd_jit_dumps jitdumps;	/* the jitdump files processes mapped */
+	struct opd_stacks stacks;	/* whole call stacks (--callgraph) */
 };
 
 /* the event index of a perf id, or UINT32_MAX if unknown */

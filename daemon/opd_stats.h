@@ -21,6 +21,9 @@
 	OPD_STAT(KERNEL_SAMPLES, NONE, "kernel samples")		\
 	OPD_STAT(USER_SAMPLES, NONE, "user space samples")		\
 	OPD_STAT(ARCS, NONE, "call graph arcs recorded")		\
+	OPD_STAT(STACKS, NONE, "call stacks counted in the stack file") \
+	OPD_STAT(LOST_STACKS, NONE,					\
+		 "call stacks lost: stack file full or not writable")	\
 	OPD_STAT(NOT_SELECTED, NONE,					\
 		 "samples left out: of no --image binary")		\
 	OPD_STAT(LOST_INVALID_DOMAIN, LOST_INVALID_DOMAIN,		\

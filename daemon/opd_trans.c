@@ -78,6 +78,20 @@ static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
 }
 
 /*
+ * The whole stack of a sample, its frames collected by add_arcs(), leaf
+ * first (opd_stacks.h)
+ */
+static void add_stack(struct opd_engine *e, const struct opd_sfile_key *k)
+{
+	if (!e->stacks.nr)
+		return;
+	e->stats.count[opd_stacks_commit(&e->stacks, e->cfg.samples, e->cfg.events,
+					 e->cfg.nr_events, &e->images, k->app,
+					 k->event) ?
+		       OPD_STAT_LOST_STACKS : OPD_STAT_STACKS]++;
+}
+
+/*
  * The arcs of a callchain (oprofile-ng-formats(5), CALL-GRAPH FILES): for each adjacent pair of
  * frames, the caller is the outer frame (a return address) and the callee
  * the inner one (the sampled ip for the innermost arc).  Context markers
@@ -91,6 +105,7 @@ static void add_arcs(struct opd_engine *e, struct opd_proc *proc,
 	bool have_callee = false, kernel = false;
 	uint64_t i;
 
+	opd_stacks_begin(&e->stacks);
 	for (i = 0; i < rec->u.sample.nr_chain; i++) {
 		uint64_t ip;
 
@@ -101,7 +116,7 @@ static void add_arcs(struct opd_engine *e, struct opd_proc *proc,
 			else if (ip == (uint64_t)PERF_CONTEXT_USER)
 				kernel = false;
 			else
-				return;	/* guest or hypervisor frames: stop */
+				break;	/* guest or hypervisor frames: stop */
 			continue;
 		}
 		if (!resolve(e, proc, kernel, ip, &caller)) {
@@ -110,6 +125,7 @@ static void add_arcs(struct opd_engine *e, struct opd_proc *proc,
 			have_callee = false;
 			continue;
 		}
+		opd_stacks_frame(&e->stacks, caller.image, caller.offset);
 		if (have_callee) {
 			k->image = caller.image;
 			k->cg_to = callee.image;
@@ -120,6 +136,7 @@ static void add_arcs(struct opd_engine *e, struct opd_proc *proc,
 		callee = caller;
 		have_callee = true;
 	}
+	add_stack(e, k);
 }
 
 /* is the image one of the --image binaries (looked up once per image) */

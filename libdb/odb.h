@@ -144,7 +144,13 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(ABI_BAD_LAYOUT,					\
 		  "the abi file describes a layout that cannot be converted") \
 	ODB_ERROR(HEADER_MISMATCH,					\
-		  "the existing output file is of another event or image")
+		  "the existing output file is of another event or image") \
+	ODB_ERROR(STACKS_TRUNCATED,					\
+		  "stack file shorter than its header or its committed records") \
+	ODB_ERROR(STACKS_BAD_RECORD, "malformed record in the stack file") \
+	ODB_ERROR(STACKS_FULL, "stack file at its size limit")		\
+	ODB_ERROR(STACKS_OTHER_EVENTS,					\
+		  "the existing stack file records other events")
 
 enum odb_error {
 	ODB_ERR_BASE = -5000,

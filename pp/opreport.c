@@ -38,6 +38,7 @@ struct opreport_options {
 	int symbols;
 	int xml;
 	int callgrind;
+	int folded;		/* --format=folded */
 	char *format;
 	char *output_file;
 	char *sort;
@@ -60,7 +61,8 @@ static const struct poptOption options_table[] = {
 	{ "details", 'd', POPT_ARG_NONE, &opts.details, 0,
 	  "show the samples of each address inside each symbol", NULL },
 	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
-	  "write the report in format NAME: text (the default), xml, callgrind",
+	  "write the report in format NAME: text (the default), xml, callgrind, "
+	  "folded (collapsed stacks)",
 	  "NAME" },
 	{ "global-percent", '%', POPT_ARG_NONE, &opts.global_percent, 0,
 	  "make every percentage relative to the whole profile", NULL },
@@ -93,6 +95,7 @@ static const struct {
 } mode_options[] = {
 	{ offsetof(struct opreport_options, xml), PP_MODE_XML },
 	{ offsetof(struct opreport_options, callgrind), PP_MODE_CALLGRIND },
+	{ offsetof(struct opreport_options, folded), PP_MODE_FOLDED },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
 	{ offsetof(struct opreport_options, details), PP_MODE_SYMBOLS },
@@ -135,6 +138,7 @@ static const struct {
 	{ "text", NULL },
 	{ "xml", &opts.xml },
 	{ "callgrind", &opts.callgrind },
+	{ "folded", &opts.folded },
 };
 
 /* --format=NAME: sets its flag; 2 for a name no format has */
@@ -220,7 +224,8 @@ static int validate_differential(void)
 {
 	const char *what = opts.xml ? "--xml" : opts.callgrind ? "--format=callgrind" :
 			   opts.callgraph ? "--callgraph" :
-			   opts.details ? "--details" : NULL;
+			   opts.details ? "--details" :
+			   opts.folded ? "--format=folded" : NULL;
 
 	if (!what)
 		return 0;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libpp/profile/pp_stacks.h"
 #include "libpp/report/report_int.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
@@ -161,6 +162,8 @@ static void arcs_note(FILE *out, const struct pp_report *r, const struct pp_side
 int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct cgshared sh = { .r = r, .s = &r->sides[0] };
+	struct pp_stacks st;
+	bool stacks;
 	const struct pp_ordered w = {
 		.ctx = &sh,
 		.nr_classes = sh.s->p->nr_classes,
@@ -172,13 +175,21 @@ int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 	};
 
 	(void)err;
+	/* a stack file that cannot be read is noted; the blocks are the arcs' */
+	stacks = pp_stacks_load(&st, sh.s->p, r->notes) == 0;
 	pp_report_header(out, sh.s->p, r->info, r->o);
 	pp_outside_header(out, r, sh.s);
 	arcs_note(out, r, sh.s);
+	if (stacks && !r->o->no_header)
+		fputs("Note: self and total samples per symbol, after the blocks, come "
+		      "from the whole call stacks of the session's stack file\n", out);
 	pp_cols_of(&sh.cols, r, sh.s);
 	if (!r->o->no_header)
 		pp_cols_header(out, &sh.cols, sh.s->p->nr_classes);
 	fprintf(out, "%s\n", RULE);
 	pp_write_ordered(out, sh.s->nr_sel, &w, pp_cols_parallel(&sh.cols, sh.s));
+	if (stacks)
+		pp_write_inclusive(out, &st, sh.s);
+	pp_stacks_release(&st);
 	return 0;
 }

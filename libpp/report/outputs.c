@@ -30,6 +30,11 @@ static const struct pp_output outputs[] = {
 		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,
 		.write = pp_write_callgrind,
 	}, {
+		.name = "folded",
+		.mode = PP_MODE_FOLDED,
+		.needs = PP_NEEDS_SYMBOLS | PP_SELECTS_OWN | PP_SORTS_OWN,
+		.write = pp_write_folded,
+	}, {
 		.name = "xml-callgraph",
 		.mode = PP_MODE_XML | PP_MODE_CALLGRAPH,
 		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_NAMES_AHEAD,

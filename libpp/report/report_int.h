@@ -102,6 +102,14 @@ int pp_write_annotated_source(struct pp_report *r, FILE *out, struct op_err *err
 int pp_write_annotated_assembly(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_gmon(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err);
+/*
+ * -c's section of self and total samples per symbol from the stacks st
+ * of side s (inclusive.c)
+ */
+struct pp_stacks;
+void pp_write_inclusive(FILE *out, const struct pp_stacks *st, struct pp_side *s);
+/* collapsed stacks from the stack file (folded.c) */
+int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err);
 
 /* --- a buffered stream (out.c) ------------------------------------------ */
 

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Whole call stacks of a profile (pp_stacks.h): the stack files of its
+ * sessions, their images matched to the profile's by parsing each image
+ * component with the sample-file name grammar, frames resolved to
+ * symbols, counts put in the profile's classes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libdb/odb_name.h"
+#include "libdb/odb_stacks.h"
+#include "libpp/profile/pp_stacks.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+#include "libutil/op_strbuf.h"
+
+/* how a stack file's image maps onto the profile */
+struct image_map {
+	size_t image;		/* profile image, or SIZE_MAX */
+	size_t app;		/* profile app, or SIZE_MAX */
+	const char *other;	/* the display name when image is SIZE_MAX */
+};
+
+/*
+ * The stack file of the session a sample file is in: its path up to the
+ * first "/SESSION/{", where its relative name starts (a component of an
+ * image path never starts with '{': odb_name.h).
+ */
+static char *stacks_path(const struct pp_sample_file *f)
+{
+	struct op_strbuf pat = OP_STRBUF_INIT;
+	const char *at;
+	char *path = NULL;
+
+	op_strbuf_addf(&pat, "/%s/{", f->session);
+	if (op_strbuf_failed(&pat))
+		op_die(1, "out of memory");
+	at = strstr(f->path, pat.buf);
+	if (at)
+		if (asprintf(&path, "%.*s/%s/%s", (int)(at - f->path), f->path,
+			     f->session, ODB_STACKS_NAME) < 0)
+			op_die(1, "out of memory");
+	op_strbuf_release(&pat);
+	return path;
+}
+
+static void map_image(struct pp_stacks *s, struct pp_profile *p, const char *comp,
+		      struct image_map *m)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct odb_name name;
+	size_t i;
+
+	m->image = m->app = SIZE_MAX;
+	m->other = NULL;
+	op_strbuf_addf(&sb, "%s/{dep}/%s/e.1.0.all.all.all", comp, comp);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	if (odb_name_parse(sb.buf, &name, NULL)) {
+		op_strbuf_release(&sb);
+		return;
+	}
+	for (i = 0; i < p->nr_images && m->image == SIZE_MAX; i++)
+		if (odb_image_id_equal(&p->images[i].id, &name.image))
+			m->image = i;
+	for (i = 0; i < p->nr_apps && m->app == SIZE_MAX; i++)
+		if (odb_image_id_equal(&p->apps[i].id, &name.app))
+			m->app = i;
+	if (m->image == SIZE_MAX) {
+		op_strbuf_reset(&sb);
+		op_strbuf_addch(&sb, '[');
+		if (odb_image_id_format(&sb, &name.image, false))
+			op_die(1, "out of memory");
+		op_strbuf_addch(&sb, ']');
+		if (op_strbuf_failed(&sb))
+			op_die(1, "out of memory");
+		s->names = op_xreallocarray(s->names, s->nr_names + 1, sizeof(*s->names));
+		s->names[s->nr_names++] = op_xstrdup(sb.buf);
+		m->other = s->names[s->nr_names - 1];
+	}
+	odb_name_release(&name);
+	op_strbuf_release(&sb);
+}
+
+/* the stack file's event of class c, or SIZE_MAX */
+static size_t event_of(const struct odb_stacks *f, const struct pp_class *c)
+{
+	size_t i, n = odb_stacks_nr_events(f);
+	char want[256];
+	int len;
+
+	len = snprintf(want, sizeof(want), "%s.%d.", c->t.event, c->t.count);
+	for (i = 0; len > 0 && (size_t)len < sizeof(want) && i < n; i++) {
+		const char *ev = odb_stacks_event(f, i);
+
+		if (strncmp(ev, want, (size_t)len))
+			continue;
+		if (c->t.unit_mask == ODB_ALL ||
+		    strtoull(ev + len, NULL, 10) == (uint64_t)c->t.unit_mask)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+static void add_stack(struct pp_stacks *s, struct pp_profile *p,
+		      const struct odb_stack *st, const struct image_map *map,
+		      const size_t *ev_of_class)
+{
+	struct pp_stack *out;
+	uint64_t total = 0;
+	size_t c, i;
+
+	if (map[st->app].app == SIZE_MAX || map[st->frames[0].image].image == SIZE_MAX)
+		return;
+	for (c = 0; c < p->nr_classes; c++)
+		if (ev_of_class[c] != SIZE_MAX)
+			total += st->counts[ev_of_class[c]];
+	if (!total)
+		return;
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? s->alloc * 2 : 256;
+		s->v = op_xreallocarray(s->v, s->alloc, sizeof(*s->v));
+	}
+	out = &s->v[s->nr++];
+	out->app = map[st->app].app;
+	out->nr_frames = st->nr_frames;
+	out->frames = op_xcalloc(st->nr_frames, sizeof(*out->frames));
+	out->counts = op_xcalloc(p->nr_classes, sizeof(uint64_t));
+	for (c = 0; c < p->nr_classes; c++)
+		if (ev_of_class[c] != SIZE_MAX)
+			out->counts[c] = st->counts[ev_of_class[c]];
+	for (i = 0; i < st->nr_frames; i++) {
+		const struct image_map *m = &map[st->frames[i].image];
+		struct pp_stack_frame *f = &out->frames[i];
+
+		f->image = m->image;
+		f->other = m->other;
+		if (m->image != SIZE_MAX) {
+			f->sym = pp_symtab_hold(pp_image_symtab(p, m->image),
+						st->frames[i].offset);
+			if (!f->sym)
+				op_die(1, "out of memory");
+		}
+	}
+}
+
+static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stacks *f)
+{
+	struct image_map *map;
+	size_t *ev_of_class;
+	size_t i;
+
+	map = op_xcalloc(odb_stacks_nr_images(f) + 1, sizeof(*map));
+	for (i = 0; i < odb_stacks_nr_images(f); i++)
+		map_image(s, p, odb_stacks_image(f, i), &map[i]);
+	ev_of_class = op_xcalloc(p->nr_classes + 1, sizeof(*ev_of_class));
+	for (i = 0; i < p->nr_classes; i++)
+		ev_of_class[i] = event_of(f, &p->classes[i]);
+	for (i = 0; i < odb_stacks_nr_stacks(f); i++) {
+		struct odb_stack st;
+
+		odb_stacks_get(f, i, &st);
+		add_stack(s, p, &st, map, ev_of_class);
+	}
+	s->dropped += odb_stacks_dropped(f);
+	s->nr_files++;
+	free(ev_of_class);
+	free(map);
+}
+
+static bool seen_path(char **paths, size_t nr, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(paths[i], path))
+			return true;
+	return false;
+}
+
+int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n)
+{
+	char **paths = NULL;
+	size_t nr_paths = 0, i, j;
+	int ret = -ENOENT;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < p->nr_classes; i++)
+		if (p->classes[i].t.tgid != ODB_ALL || p->classes[i].t.tid != ODB_ALL ||
+		    p->classes[i].t.cpu != ODB_ALL)
+			return -ENOTSUP;	/* per thread or CPU: not in the files */
+	for (i = 0; i < p->nr_groups; i++) {
+		for (j = 0; j < p->groups[i].nr_files; j++) {
+			char *path = stacks_path(p->groups[i].files[j]);
+
+			if (!path || seen_path(paths, nr_paths, path)) {
+				free(path);
+				continue;
+			}
+			paths = op_xreallocarray(paths, nr_paths + 1, sizeof(*paths));
+			paths[nr_paths++] = path;
+		}
+	}
+	for (i = 0; i < nr_paths; i++) {
+		struct odb_stacks *f;
+		int err = odb_stacks_open(paths[i], &f);
+
+		if (err == -ENOENT)
+			continue;
+		if (err) {
+			pp_note(n, "warning: the stack file %s cannot be read: %s",
+				paths[i], odb_strerror(err));
+			ret = err;
+			break;
+		}
+		read_file(s, p, f);
+		odb_stacks_close(f);
+		ret = 0;
+	}
+	if (!ret && s->dropped)
+		pp_note(n, "warning: %" PRIu64 " samples have no stack: the stack file "
+			"reached its size limit", s->dropped);
+	for (i = 0; i < nr_paths; i++)
+		free(paths[i]);
+	free(paths);
+	if (ret) {
+		pp_stacks_release(s);
+		memset(s, 0, sizeof(*s));
+	}
+	return ret;
+}
+
+void pp_stacks_release(struct pp_stacks *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		free(s->v[i].frames);
+		free(s->v[i].counts);
+	}
+	free(s->v);
+	for (i = 0; i < s->nr_names; i++)
+		free(s->names[i]);
+	free(s->names);
+	memset(s, 0, sizeof(*s));
+}

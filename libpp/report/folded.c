@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * opreport --format=folded: collapsed stacks, the input of flame-graph
+ * tools and speedscope.  One line per distinct stack of names,
+ *	APP;ROOT_FUNCTION;...;LEAF_FUNCTION COUNT
+ * with the samples of the first class, symbols named as --symbols names
+ * them (gap rows, [vdso], kernel symbols); stacks that come out the same
+ * by name (other addresses in the same functions) are one line.  Lines
+ * are in byte order of their names.  Only the stack file has whole
+ * stacks: a session without one is an error.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/profile/pp_stacks.h"
+#include "libpp/report/report_int.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+#include "libutil/op_strbuf.h"
+
+struct line {
+	char *text;
+	uint64_t count;
+};
+
+/* a name in a line: ';' separates frames, so it becomes ':' */
+static void add_name(struct op_strbuf *sb, const char *name)
+{
+	size_t at = sb->len, i;
+
+	op_strbuf_addstr(sb, name);
+	for (i = at; i < sb->len; i++)
+		if (sb->buf[i] == ';' || sb->buf[i] == '\n')
+			sb->buf[i] = sb->buf[i] == ';' ? ':' : ' ';
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
+}
+
+int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
+{
+	struct pp_side *side = &r->sides[0];
+	struct pp_profile *p = side->p;
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct pp_stacks st;
+	struct line *lines;
+	size_t i, nr = 0;
+	int ret;
+
+	ret = pp_stacks_load(&st, p, r->notes);
+	if (ret) {
+		op_err_set(err, "no whole call stacks: %s", ret == -ENOENT ?
+			   "the session has no stack file (record with operf --callgraph)" :
+			   ret == -ENOTSUP ?
+			   "stack files do not tell threads, processes or CPUs apart "
+			   "(merge them: --merge=tgid,tid,cpu)" :
+			   "the stack file cannot be read");
+		return PP_REPORT_ERR_NOTHING;
+	}
+	lines = op_xcalloc(st.nr + 1, sizeof(*lines));
+	for (i = 0; i < st.nr; i++) {
+		const struct pp_stack *s = &st.v[i];
+		size_t f;
+
+		if (!s->counts[0])
+			continue;
+		op_strbuf_reset(&sb);
+		add_name(&sb, pp_names_app(&side->names, s->app));
+		for (f = s->nr_frames; f-- > 0;) {
+			const struct pp_stack_frame *fr = &s->frames[f];
+
+			op_strbuf_addch(&sb, ';');
+			add_name(&sb, fr->image == SIZE_MAX ? fr->other :
+				 pp_shown_name(p, fr->image, fr->sym));
+		}
+		if (op_strbuf_failed(&sb))
+			op_die(1, "out of memory");
+		lines[nr].text = op_xstrdup(sb.buf);
+		lines[nr++].count = s->counts[0];
+	}
+	qsort(lines, nr, sizeof(*lines), by_text);
+	for (i = 0; i < nr; i++) {
+		uint64_t count = lines[i].count;
+
+		while (i + 1 < nr && !strcmp(lines[i].text, lines[i + 1].text)) {
+			free(lines[i].text);
+			count += lines[++i].count;
+		}
+		fprintf(out, "%s %" PRIu64 "\n", lines[i].text, count);
+		free(lines[i].text);
+	}
+	free(lines);
+	op_strbuf_release(&sb);
+	pp_stacks_release(&st);
+	return 0;
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fuzz target: a stack file from untrusted bytes.  Opens it read-only and
+ * walks every stack and frame; if it opens, also opens it for adding
+ * (with the events it names) and adds a new and a known stack, then
+ * reads it back: the stacks grow by exactly one and the counts add up.
+ * Nothing may crash, hang or leak.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libdb/odb_stacks.h"
+#include "libutil/op_dir.h"
+#include "libutil/op_file.h"
+#include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/fuzz_tmp.h"
+
+static struct op_dir odir = OP_DIR_INIT;
+
+/* the file's stacks, frames and count sum, checking every reference */
+static uint64_t walk(const struct odb_stacks *s, size_t *nr)
+{
+	uint64_t sum = 0;
+	size_t i, j;
+
+	*nr = odb_stacks_nr_stacks(s);
+	for (i = 0; i < *nr; i++) {
+		struct odb_stack st;
+
+		odb_stacks_get(s, i, &st);
+		if (st.app >= odb_stacks_nr_images(s) || !st.nr_frames)
+			abort();
+		for (j = 0; j < st.nr_frames; j++)
+			if (st.frames[j].image >= odb_stacks_nr_images(s))
+				abort();
+		for (j = 0; j < odb_stacks_nr_events(s); j++)
+			sum += st.counts[j];
+	}
+	for (i = 0; i < odb_stacks_nr_images(s); i++)
+		sum += strlen(odb_stacks_image(s, i)) * 0;
+	return sum;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *events[ODB_STACKS_MAX_EVENTS];
+	struct odb_stacks_writer *w;
+	struct odb_stack_frame f[2] = { { 0, 0, 0x1234 }, { 0, 0, 0x5678 } };
+	struct odb_stacks *s;
+	char names[ODB_STACKS_MAX_EVENTS][128];
+	size_t nr, nr_after, i, nev;
+	uint64_t sum, sum_after;
+	uint32_t img;
+	int ret;
+
+	fuzz_tmp("fuzz_stacks", "stacks");
+	if (op_write_file_atomic(fuzz_tmp_file, data, size, 0644))
+		abort();
+	if (odb_stacks_open(fuzz_tmp_file, &s))
+		return 0;
+	sum = walk(s, &nr);
+	nev = odb_stacks_nr_events(s);
+	for (i = 0; i < nev; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s", odb_stacks_event(s, i));
+		events[i] = names[i];
+	}
+	odb_stacks_close(s);
+	if (odir.fd < 0 && op_dir_open_path(&odir, fuzz_tmp_dir))
+		abort();
+	ret = odb_stacks_writer_open(&odir, "stacks", events, nev, 0, &w);
+	if (ret)
+		return 0;	/* event names cut short above, or a duplicate */
+	if (odb_stacks_writer_image(w, "{root}/fuzz/new image", &img))
+		abort();
+	f[0].image = f[1].image = img;
+	if (odb_stacks_writer_add(w, img, f, 2, 0, 3) ||
+	    odb_stacks_writer_add(w, img, f, 2, 0, 4))
+		abort();
+	if (odb_stacks_writer_close(w))
+		abort();
+	if (odb_stacks_open(fuzz_tmp_file, &s))
+		abort();
+	sum_after = walk(s, &nr_after);
+	odb_stacks_close(s);
+	/* the stack may have been there already (same image and frames) */
+	if (sum_after != sum + 7 || (nr_after != nr + 1 && nr_after != nr))
+		abort();
+	return 0;
+}
