@@ -183,6 +183,9 @@ int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 	if (stacks && !r->o->no_header)
 		fputs("Note: self and total samples per symbol, after the blocks, come "
 		      "from the whole call stacks of the session's stack file\n", out);
+	else if (sh.s->p->nr_cg && !r->o->no_header)
+		fputs("Note: self and total samples per symbol, after the blocks, come "
+		      "from the call-graph arcs: the session has no readable stack file\n", out);
 	pp_cols_of(&sh.cols, r, sh.s);
 	if (!r->o->no_header)
 		pp_cols_header(out, &sh.cols, sh.s->p->nr_classes);
@@ -190,6 +193,8 @@ int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 	pp_write_ordered(out, sh.s->nr_sel, &w, pp_cols_parallel(&sh.cols, sh.s));
 	if (stacks)
 		pp_write_inclusive(out, &st, sh.s);
+	else if (sh.s->p->nr_cg)
+		pp_write_inclusive(out, NULL, sh.s);
 	pp_stacks_release(&st);
 	return 0;
 }

@@ -8,8 +8,11 @@
  * in it.  They come after the blocks, as a section of their own whose
  * lines are indented, so that what reads OProfile's blocks (a symbol's
  * line unindented, its callers and callees indented) reads them as
- * before; a session without a stack file gets no section, and the
- * report is OProfile 1.4's.
+ * before.  A session without a stack file gets them from its call-graph
+ * arcs instead: an arc's count is the samples taken while that call was
+ * on the stack (every caller->callee pair of a chain is counted), so a
+ * symbol's total is its own samples plus those of the calls it makes,
+ * exact but for recursion, where a call into itself counts again.
  */
 #include "config.h"
 
@@ -105,13 +108,38 @@ static void put_count(FILE *out, uint64_t n, uint64_t whole)
 	fprintf(out, "%-8" PRIu64 " %-8s ", n, pct);
 }
 
-static void write_table(FILE *out, struct inclusive *in, struct pp_side *s)
+/* self and total per symbol from the arcs: own samples, plus the calls' */
+static void sum_arcs(struct inclusive *in, struct pp_side *s)
+{
+	struct pp_arc_entry *buf = op_xcalloc(s->arcs.nr + 2, sizeof(*buf));
+	size_t i, k, c;
+
+	for (i = 0; i < s->rows.nr; i++) {
+		const struct pp_row *row = &s->rows.rows[i];
+		size_t nr;
+		struct func *f;
+
+		if (!row->sym)
+			continue;
+		nr = pp_arcs_list(&s->arcs, &s->rows, row, true, false, buf);
+		f = func_get(in, row->image, row->sym);
+		for (c = 0; c < in->nr_classes; c++) {
+			f->self[c] += row->counts[c];
+			f->total[c] += row->counts[c];
+			for (k = 0; k < nr; k++)
+				if (!buf[k].self)
+					f->total[c] += buf[k].counts[c];
+		}
+	}
+	free(buf);
+}
+
+static void write_table(FILE *out, struct inclusive *in, struct pp_side *s,
+			const char *heading)
 {
 	size_t i, c;
 
-	fputs("Self and total samples per symbol, from whole call stacks (total: the "
-	      "samples whose stack holds the symbol, once however often it recurs):\n",
-	      out);
+	fputs(heading, out);
 	fputs("  ", out);
 	for (c = 0; c < in->nr_classes; c++)
 		fputs("self     %        total    %        ", out);
@@ -119,6 +147,8 @@ static void write_table(FILE *out, struct inclusive *in, struct pp_side *s)
 	for (i = 0; i < in->nr; i++) {
 		const struct func *f = in->v[i];
 
+		if (!f->total[0] && !f->self[0])
+			continue;
 		fputs("  ", out);
 		for (c = 0; c < in->nr_classes; c++) {
 			put_count(out, f->self[c], s->totals[c]);
@@ -135,10 +165,18 @@ void pp_write_inclusive(FILE *out, const struct pp_stacks *st, struct pp_side *s
 	size_t i;
 
 	op_hmap_init(&in.index);
-	sum_stacks(&in, st);
+	if (st)
+		sum_stacks(&in, st);
+	else
+		sum_arcs(&in, s);
 	if (in.nr)
 		qsort(in.v, in.nr, sizeof(*in.v), by_total);
-	write_table(out, &in, s);
+	write_table(out, &in, s, st ?
+		    "Self and total samples per symbol, from whole call stacks (total: the "
+		    "samples whose stack holds the symbol, once however often it recurs):\n" :
+		    "Self and total samples per symbol, from the call-graph arcs (total: its "
+		    "own samples and those of the calls it makes; a call into itself counts "
+		    "again):\n");
 	for (i = 0; i < in.nr; i++) {
 		free(in.v[i]->self);
 		free(in.v[i]->total);

@@ -104,7 +104,7 @@ int pp_write_gmon(struct pp_report *r, FILE *out, struct op_err *err);
 int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err);
 /*
  * -c's section of self and total samples per symbol from the stacks st
- * of side s (inclusive.c)
+ * of side s, or from its call-graph arcs when st is NULL (inclusive.c)
  */
 struct pp_stacks;
 void pp_write_inclusive(FILE *out, const struct pp_stacks *st, struct pp_side *s);

@@ -123,6 +123,24 @@ check '-X -t 10: only symbols with 10% or more' mode X-t basic -X -t 10
 check '-X -x: without dependent images' mode X-x multi -X -x
 check '-X -c: callers and callees, symbol ids in the order of OProfile 1.4' mode X-c cg -X -c
 
+# -c's section after OProfile's blocks (left out of the goldens above):
+# without a stack file, a symbol's total is its own samples plus its calls'
+inclusive_from_arcs() {
+	exits 0 inc --session-dir=out/cg -c &&
+	grep -q '^Note: self and total samples per symbol, after the blocks, come from the call-graph arcs' inc.out &&
+	awk '/^Self and total samples per symbol, from the call-graph arcs/ { on = 1; next }
+	     on && $1 ~ /^[0-9]+$/ { print $NF, $1, $3 }' inc.out >inc.got &&
+	cat >inc.want <<'EOF2' &&
+compute_alpha 1000 1000
+compute_beta 500 500
+compute_gamma 200 212
+run_all 10 84
+main 5 55
+EOF2
+	compare inc.want inc.got
+}
+check '-c: self and total per symbol from the arcs, after the blocks' inclusive_from_arcs
+
 # -o: the same report in the file, nothing on stdout; a FILE that exists,
 # longer than the report, is replaced (truncated), not overwritten in place
 to_file() {

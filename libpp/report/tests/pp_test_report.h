@@ -55,6 +55,21 @@
 #define PP_TEST_K_ONLY "image:no-vmlinux"
 
 /* the call graph of PP_TEST_K_ONLY: the blocks of alpha and beta */
+/* -c without a stack file: its note, and the section from the arcs */
+#define PP_TEST_ARCS_NOTE						\
+	"Note: self and total samples per symbol, after the blocks, come from "	\
+	"the call-graph arcs: the session has no readable stack file\n"
+#define PP_TEST_ARCS_HEAD						\
+	"Self and total samples per symbol, from the call-graph arcs (total: its " \
+	"own samples and those of the calls it makes; a call into itself counts " \
+	"again):\n"							\
+	"  self     %        total    %        image name               symbol name\n"
+/* the section of the "s" session's kernel symbols (K_ONLY) */
+#define PP_TEST_ARCS_S							\
+	PP_TEST_ARCS_HEAD						\
+	"  500      66.6667  530      70.6667  no-vmlinux               alpha\n" \
+	"  200      26.6667  200      26.6667  no-vmlinux               beta\n" \
+	"  50        6.6667  80       10.6667  no-vmlinux               delta\n"
 #define PP_TEST_RULE \
 	"-------------------------------------------------------------------------------\n"
 #define PP_TEST_CG_ALPHA						\

@@ -86,7 +86,7 @@ static const struct pp_test_out_row out_rows[] = {
 		  "00001280 10       10.0000  [no-vmlinux 0x1280-0x12ff]\n"
 		  "  00001290 10       100.000\n" },
 	{ .line = __LINE__, .output = "callgraph", .sessions = { "g" },
-	  .text = PP_TEST_HEADER GAP_NOTE
+	  .text = PP_TEST_HEADER GAP_NOTE PP_TEST_ARCS_NOTE
 		  "samples  %        symbol name\n"
 		  PP_TEST_RULE
 		  "  7        100.000  [no-vmlinux 0x0-0xfff]\n"
@@ -101,7 +101,11 @@ static const struct pp_test_out_row out_rows[] = {
 		  "  3        100.000  alpha\n"
 		  "10       10.0000  [no-vmlinux 0x1280-0x12ff]\n"
 		  "  10       100.000  [no-vmlinux 0x1280-0x12ff] [self]\n"
-		  PP_TEST_RULE },
+		  PP_TEST_RULE
+		  PP_TEST_ARCS_HEAD
+		  "  60       60.0000  63       63.0000  no-vmlinux               alpha\n"
+		  "  30       30.0000  37       37.0000  no-vmlinux               [no-vmlinux 0x0-0xfff]\n"
+		  "  10       10.0000  10       10.0000  no-vmlinux               [no-vmlinux 0x1280-0x12ff]\n" },
 	/* a profile without call-graph files: -c says so */
 	{ .line = __LINE__, .output = "callgraph", .sessions = { "n" },
 	  .text = PP_TEST_HEADER
@@ -170,7 +174,7 @@ static const struct pp_test_out_row out_rows[] = {
 		  "50        6.6667  delta\n" },
 	/* --- the call graph: callers, the symbol, its callees and itself --- */
 	{ .line = __LINE__, .output = "callgraph", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
-	  .text = PP_TEST_HEADER
+	  .text = PP_TEST_HEADER PP_TEST_ARCS_NOTE
 		  "samples  %        symbol name\n"
 		  PP_TEST_RULE
 		  PP_TEST_CG_ALPHA
@@ -179,11 +183,12 @@ static const struct pp_test_out_row out_rows[] = {
 		  "  50       62.5000  delta [self]\n"
 		  "  20       25.0000  alpha\n"
 		  "  10       12.5000  beta\n"
-		  PP_TEST_RULE },
+		  PP_TEST_RULE
+		  PP_TEST_ARCS_S },
 	/* -c honours -x: no call into the kernel from the program */
 	{ .line = __LINE__, .output = "callgraph", .sessions = { "s" },
 	  .o = { .exclude_dependent = true },
-	  .text = PP_TEST_HEADER
+	  .text = PP_TEST_HEADER PP_TEST_ARCS_NOTE
 		  "samples  %        app name                 symbol name\n"
 		  PP_TEST_RULE
 		  "  20       100.000  no-vmlinux               delta\n"
@@ -203,7 +208,12 @@ static const struct pp_test_out_row out_rows[] = {
 		  "  50       62.5000  no-vmlinux               delta [self]\n"
 		  "  20       25.0000  no-vmlinux               alpha\n"
 		  "  10       12.5000  no-vmlinux               beta\n"
-		  PP_TEST_RULE,
+		  PP_TEST_RULE
+		  PP_TEST_ARCS_HEAD
+		  "  500      55.5556  530      58.8889  no-vmlinux               alpha\n"
+		  "  200      22.2222  200      22.2222  no-vmlinux               beta\n"
+		  "  150      16.6667  150      16.6667  prog                     /opt/t/prog\n"
+		  "  50        5.5556  80        8.8889  no-vmlinux               delta\n",
 	  .notes = PP_TEST_MISSING_PROG },
 	/* --- the differential: the second's shares, their change --- */
 	{ .line = __LINE__, .output = "diff", .sessions = { "s", "s2" }, .spec = { PP_TEST_K_ONLY },

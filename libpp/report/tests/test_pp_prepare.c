@@ -69,25 +69,27 @@ static const struct pp_test_out_row rows[] = {
 	 * beta has 5.66%), their shares those of the whole list */
 	{ .line = __LINE__, .output = "callgraph", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
 	  .o = { .threshold = 10.0 },
-	  .text = PP_TEST_HEADER
+	  .text = PP_TEST_HEADER PP_TEST_ARCS_NOTE
 		  "samples  %        symbol name\n"
 		  PP_TEST_RULE
 		  "  20       100.000  delta\n"
 		  "500      66.6667  alpha\n"
 		  "  500      94.3396  alpha [self]\n"
 		  PP_TEST_RULE
-		  PP_TEST_CG_BETA },
+		  PP_TEST_CG_BETA
+		  PP_TEST_ARCS_S },
 	/* -r: the blocks backwards, callers and callees in their own order */
 	{ .line = __LINE__, .output = "callgraph", .sessions = { "s" }, .spec = { PP_TEST_K_ONLY },
 	  .o = { .reverse = true, .threshold = 10.0 },
-	  .text = PP_TEST_HEADER
+	  .text = PP_TEST_HEADER PP_TEST_ARCS_NOTE
 		  "samples  %        symbol name\n"
 		  PP_TEST_RULE
 		  PP_TEST_CG_BETA
 		  "  20       100.000  delta\n"
 		  "500      66.6667  alpha\n"
 		  "  500      94.3396  alpha [self]\n"
-		  PP_TEST_RULE },
+		  PP_TEST_RULE
+		  PP_TEST_ARCS_S },
 	/* -i and -e: names, globs; shares of the selected symbols' samples,
 	 * as OProfile 1.4 gives them (740 and 460 of the 1000 here) */
 	{ .line = __LINE__, .output = "symbols", .sessions = { "s" },
