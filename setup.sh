@@ -23,10 +23,12 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
 PACKAGES="build-essential autoconf automake libtool pkg-config git
 	libelf-dev libdw-dev elfutils libpopt-dev libpfm4-dev binutils-dev
-	libiberty-dev libcmocka-dev python3 libc6-dbg valgrind libxml2-utils"
+	libiberty-dev libcmocka-dev python3 libc6-dbg valgrind libxml2-utils
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev"
 # what the tests profile and compare with: real, stripped Debian programs
-# and perf as an oracle of the same run
-TEST_PACKAGES="linux-perf xz-utils bzip2"
+# and perf as an oracle of the same run; the readers of the exports:
+# go tool pprof (golang-go) and a headless browser for the HTML report
+TEST_PACKAGES="linux-perf xz-utils bzip2 golang-go chromium"
 
 install_packages() {
 	missing=
