@@ -77,7 +77,7 @@ struct build {
 	uint64_t *row_stacked;		/* per row index and class: leaf samples */
 	struct op_hmap leaf_index;	/* (image, app, key) -> struct leaf */
 	struct leaf **leaves;
-	size_t nr_leaves;
+	size_t nr_leaves, alloc_leaves;
 	uint64_t *need, *take;		/* [nr_classes] scratch */
 	const struct pp_row *row;	/* the row whose keys are walked */
 };
@@ -192,8 +192,11 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 	if (i != SIZE_MAX)
 		return i + 1;
 	i = m->nr_functions;
-	GROW(m->functions, m->nr_functions, m->alloc_functions);
-	b->fn_keys = op_xreallocarray(b->fn_keys, m->alloc_functions, sizeof(*b->fn_keys));
+	if (i == m->alloc_functions) {
+		GROW(m->functions, m->nr_functions, m->alloc_functions);
+		b->fn_keys = op_xreallocarray(b->fn_keys, m->alloc_functions,
+					      sizeof(*b->fn_keys));
+	}
 	b->fn_keys[i] = k;
 	f = &m->functions[m->nr_functions++];
 	memset(f, 0, sizeof(*f));
@@ -251,8 +254,11 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 	if (i != SIZE_MAX)
 		return i + 1;
 	i = m->nr_locations;
-	GROW(m->locations, m->nr_locations, m->alloc_locations);
-	b->loc_keys = op_xreallocarray(b->loc_keys, m->alloc_locations, sizeof(*b->loc_keys));
+	if (i == m->alloc_locations) {
+		GROW(m->locations, m->nr_locations, m->alloc_locations);
+		b->loc_keys = op_xreallocarray(b->loc_keys, m->alloc_locations,
+					       sizeof(*b->loc_keys));
+	}
 	b->loc_keys[i] = k;
 	l = &m->locations[m->nr_locations++];
 	memset(l, 0, sizeof(*l));
@@ -339,7 +345,7 @@ static void leaf_add(struct build *b, size_t image, size_t app, uint64_t key,
 		l->app = app;
 		l->key = key;
 		l->counts = op_xcalloc(b->nr_classes, sizeof(*l->counts));
-		b->leaves = op_xreallocarray(b->leaves, b->nr_leaves + 1, sizeof(*b->leaves));
+		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
 		b->leaves[b->nr_leaves++] = l;
 		if (op_hmap_insert(&b->leaf_index, leaf_hash(image, app, key), l))
 			op_die(1, "out of memory");

@@ -164,7 +164,7 @@ check '... main has its 7 samples there' grep -qx '7 main' ev1.top
 
 # --- bad cases --------------------------------------------------------------
 check 'a differential profile is a usage error' \
-	exits 2 diff --format=pprof "{" "$C" "}" "{" "$C" "}"
+	exits 2 diff --format=pprof "$C" '{' '}' '{' '}'
 check '... naming the format' grep -q 'cannot be shown with --format=pprof' diff.err
 check '--format=pprof -X is a usage error' exits 2 px "$C" --format=pprof -X
 : >afile
