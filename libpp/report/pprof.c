@@ -6,7 +6,8 @@
  * report_int.h); pprof_encode.c writes them.
  *
  *	sample types   one per class: its event (pp_class_ids()), unit
- *	               "count" (values are samples, as opreport counts them)
+ *	               "count" (values are samples, as opreport counts them);
+ *	               the first is the default, the one readers show
  *	period         the first class's count (events per sample): unit
  *	               "nanoseconds" for the software clocks, else "count"
  *	samples        each whole stack of the session's stack file whose
@@ -512,6 +513,8 @@ static void add_types(struct build *b)
 		free(ids[c]);
 	}
 	free(ids);
+	/* readers show the last type unless told: the first, as opreport */
+	m->default_type = b->nr_classes ? m->types[0] : 0;
 	if (b->nr_classes && first->t.event && first->t.count > 0) {
 		m->period_type = str(b, first->t.event);
 		m->period_unit = str(b, is_clock(first->t.event) ? "nanoseconds" : "count");

@@ -99,6 +99,7 @@ static void put_types(struct pb *b, const struct pp_pprof *m)
 	}
 	b->prof.n_sample_type = m->nr_types;
 	b->prof.sample_type = b->type_ptrs;
+	b->prof.default_sample_type = (int64_t)m->default_type;
 	if (m->period_type) {
 		perftools__profiles__value_type__init(&b->period_type);
 		b->period_type.type = (int64_t)m->period_type;

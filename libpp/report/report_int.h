@@ -154,6 +154,7 @@ struct pp_pprof {
 	struct op_hmap string_index;	/* hash -> index + 1 */
 	size_t nr_types;		/* values per sample (the classes) */
 	size_t *types, *units;		/* [nr_types]: strings */
+	size_t default_type;		/* string: the type readers show first */
 	size_t period_type, period_unit;	/* strings, 0 when no period */
 	int64_t period;
 	size_t *comments;		/* strings */

@@ -10,7 +10,8 @@
 #    warning, a comment saying there are none, the same flat profile;
 #    -i keeps one function; the build-id of the binary is the mapping's;
 #  - the fixture session with two events: two sample types
-#    (-sample_index), each with opreport's counts;
+#    (-sample_index), each with opreport's counts, the first one shown
+#    by default;
 #  - a differential is a usage error, an -o that cannot be written is
 #    exit 1 and leaves nothing;
 #  - operf --callgraph on callchain: -top's flat counts are opreport
@@ -161,6 +162,9 @@ check '-sample_index=0 is cpu_clk_unhalted, with opreport'"'"'s counts' \
 check '-sample_index=1 is inst_retired, with opreport'"'"'s counts' \
 	sample_type ev1 ev.pb.gz 1 inst_retired "$E"
 check '... main has its 7 samples there' grep -qx '7 main' ev1.top
+check 'without -sample_index, go tool pprof shows the first event' \
+	sh -c 'go tool pprof -symbolize=none -top ev.pb.gz 2>/dev/null | grep -qx "Type: cpu_clk_unhalted"'
+
 
 # --- bad cases --------------------------------------------------------------
 check 'a differential profile is a usage error' \

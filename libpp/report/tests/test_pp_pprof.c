@@ -98,6 +98,7 @@ static void make_profile(struct pp_pprof *m)
 	m->nr_types = 2;
 	m->types = types;
 	m->units = units;
+	m->default_type = 1;
 	m->period_type = 1;
 	m->period_unit = 11;
 	m->period = 100000;
@@ -125,6 +126,7 @@ static void check_profile(const Perftools__Profiles__Profile *p)
 	assert_int_equal(p->n_sample_type, 2);
 	assert_string_equal(pstr(p, p->sample_type[1]->type), "ev");
 	assert_string_equal(pstr(p, p->sample_type[1]->unit), "count");
+	assert_string_equal(pstr(p, p->default_sample_type), "ev");
 	assert_non_null(p->period_type);
 	assert_string_equal(pstr(p, p->period_type->unit), "nanoseconds");
 	assert_int_equal(p->period, 100000);
