@@ -28,6 +28,7 @@
  *	               the addresses used and the file offset of the first
  *	comments       opreport's header lines, the profiled command, and
  *	               whether the stacks are whole
+ *	time           when the session says the run started
  *
  * Frames in images the profile has no samples of (pp_stacks.h's "other"
  * frames) are locations without a mapping, named as opreport names them.
@@ -40,6 +41,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "libpp/profile/pp_stacks.h"
 #include "libpp/report/report_int.h"
@@ -491,6 +493,26 @@ static void add_header(struct build *b)
 	}
 }
 
+/*
+ * When the run started: session.info's "started" (odb_session_info.h),
+ * a local time, read in this machine's time zone; 0 when unknown
+ */
+static int64_t started_nanos(const struct pp_session_info *info)
+{
+	struct tm tm = { 0 };
+	const char *end;
+	time_t t;
+
+	if (!info || !info->run.started)
+		return 0;
+	end = strptime(info->run.started, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!end || *end)
+		return 0;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	return t == (time_t)-1 || t <= 0 ? 0 : (int64_t)t * 1000000000;
+}
+
 static bool is_clock(const char *event)
 {
 	return event && (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock") ||
@@ -605,6 +627,7 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 	build_init(&b, r);
 	add_types(&b);
 	add_header(&b);
+	b.m.time_nanos = started_nanos(r->info);
 	ret = pp_stacks_load(&st, b.p, r->notes);
 	if (!ret) {
 		add_comment(&b, "Samples are the whole call stacks of the session's stack "

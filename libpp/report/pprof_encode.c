@@ -255,6 +255,7 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 		b.comments[i] = (int64_t)m->comments[i];
 	b.prof.n_comment = m->nr_comments;
 	b.prof.comment = b.comments;
+	b.prof.time_nanos = m->time_nanos;
 
 	g = op_xcalloc(1, sizeof(*g));
 	g->base.append = gz_append;

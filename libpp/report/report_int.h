@@ -159,6 +159,8 @@ struct pp_pprof {
 	int64_t period;
 	size_t *comments;		/* strings */
 	size_t nr_comments;
+	int64_t time_nanos;		/* when the run started (Unix time), 0:
+					 * unknown */
 	size_t label_key;		/* the samples' one label, or 0 */
 	struct pp_pprof_mapping *mappings;
 	size_t nr_mappings, alloc_mappings;

@@ -15,8 +15,8 @@
 #  - a differential is a usage error, an -o that cannot be written is
 #    exit 1 and leaves nothing;
 #  - operf --callgraph on callchain: -top's flat counts are opreport
-#    -l's, -traces has main -> cg_caller -> cg_leaf, -list cg_leaf shows
-#    the lines of callchain.c; split under two events: two sample types
+#    -l's and its time the run's start, -traces has main -> cg_caller ->
+#    cg_leaf, -list cg_leaf shows the lines of callchain.c; split under two events: two sample types
 #    with opreport's totals.
 . "$top_srcdir/tests/lib.sh"
 use_fixtures
@@ -191,6 +191,12 @@ check 'opreport -l on it' opl_of ccl --session-dir=cg
 check '... flat counts and total are opreport -l'"'"'s' same_top cc.top ccl.opl
 check '... cg_leaf first, over 100 samples' \
 	sh -c 'head -n 1 cc.top | grep -q " cg_leaf$" && test "$(cat cc.total)" -gt 100'
+started_time() {	# -top's Time: is session.info's start, as go prints it
+	s=$(sed -n 's/^started //p' cg/samples/current/session.info 2>/dev/null) &&
+		test -n "$s" && want=$(date -d "$s" '+%b %-d, %Y at %-I:%M%P (%Z)') &&
+		grep -qxF "Time: $want" cc.gp
+}
+check '... its time is when the run started' started_time
 check 'go tool pprof -traces reads it' gp cc -traces cc.pb.gz
 chain_trace() {
 	traces cc >cc.traces && grep -q 'main;cg_caller;cg_leaf [0-9]*$' cc.traces
