@@ -127,7 +127,8 @@ static void options_release(void)
 static bool shows_symbols(void)
 {
 	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
-	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind;
+	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind ||
+	       opts.folded;
 }
 
 /* the flag of each --format name (text: none, the default) */

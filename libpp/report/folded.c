@@ -6,13 +6,17 @@
  * with the samples of the first class, symbols named as --symbols names
  * them (gap rows, [vdso], kernel symbols); stacks that come out the same
  * by name (other addresses in the same functions) are one line.  Lines
- * are in byte order of their names.  Only the stack file has whole
- * stacks: a session without one is an error.
+ * are in byte order of their names.  A stack is written when its leaf
+ * frame is a row shown (-t, -i, -e, -x select leaves, as they select
+ * the rows of -l).  Only the stack file has whole stacks: a session
+ * without one is an error.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +47,50 @@ static int by_text(const void *a, const void *b)
 	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
 }
 
+/* a shown row, as a stack's leaf names it */
+struct leaf {
+	size_t app, image;
+	uintptr_t sym;
+};
+
+static int by_leaf(const void *a, const void *b)
+{
+	const struct leaf *x = a, *y = b;
+
+	if (x->app != y->app)
+		return x->app < y->app ? -1 : 1;
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
+	return x->sym < y->sym ? -1 : x->sym > y->sym;
+}
+
+/* the shown rows of side, sorted for shown_leaf() */
+static struct leaf *shown_leaves(const struct pp_side *side)
+{
+	struct leaf *v = op_xcalloc(side->nr_sel + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < side->nr_sel; i++) {
+		v[i].app = side->sel[i]->app;
+		v[i].image = side->sel[i]->image;
+		v[i].sym = (uintptr_t)side->sel[i]->sym;
+	}
+	qsort(v, side->nr_sel, sizeof(*v), by_leaf);
+	return v;
+}
+
+static bool shown_leaf(const struct leaf *v, size_t nr, const struct pp_stack *s)
+{
+	struct leaf key;
+
+	if (!s->nr_frames || s->frames[0].image == SIZE_MAX)
+		return false;
+	key.app = s->app;
+	key.image = s->frames[0].image;
+	key.sym = (uintptr_t)s->frames[0].sym;
+	return bsearch(&key, v, nr, sizeof(*v), by_leaf) != NULL;
+}
+
 int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct pp_side *side = &r->sides[0];
@@ -50,6 +98,7 @@ int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	struct pp_stacks st;
 	struct line *lines;
+	struct leaf *leaves;
 	size_t i, nr = 0;
 	int ret;
 
@@ -64,11 +113,12 @@ int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 		return PP_REPORT_ERR_NOTHING;
 	}
 	lines = op_xcalloc(st.nr + 1, sizeof(*lines));
+	leaves = shown_leaves(side);
 	for (i = 0; i < st.nr; i++) {
 		const struct pp_stack *s = &st.v[i];
 		size_t f;
 
-		if (!s->counts[0])
+		if (!s->counts[0] || !shown_leaf(leaves, side->nr_sel, s))
 			continue;
 		op_strbuf_reset(&sb);
 		add_name(&sb, pp_names_app(&side->names, s->app));
@@ -96,6 +146,7 @@ int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 		free(lines[i].text);
 	}
 	free(lines);
+	free(leaves);
 	op_strbuf_release(&sb);
 	pp_stacks_release(&st);
 	return 0;

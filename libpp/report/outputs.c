@@ -32,7 +32,7 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "folded",
 		.mode = PP_MODE_FOLDED,
-		.needs = PP_NEEDS_SYMBOLS | PP_SELECTS_OWN | PP_SORTS_OWN,
+		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
 		.write = pp_write_folded,
 	}, {
 		.name = "xml-callgraph",
