@@ -24,6 +24,8 @@
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_hash.h"
+#include "libutil/op_hmap.h"
 #include "libutil/op_strbuf.h"
 
 struct line {
@@ -91,11 +93,36 @@ static bool shown_leaf(const struct leaf *v, size_t nr, const struct pp_stack *s
 	return bsearch(&key, v, nr, sizeof(*v), by_leaf) != NULL;
 }
 
+/*
+ * Count samples on the line of text sb: a new one at lines[*nr], else the
+ * one with the same text (found through map: stacks of other addresses
+ * in the same functions are many, so lines are merged before sorting)
+ */
+static void count_line(struct op_hmap *map, struct line *lines, size_t *nr,
+		       const struct op_strbuf *sb, uint64_t count)
+{
+	uint64_t h = op_hash_bytes(OP_FNV_OFFSET, sb->buf, sb->len);
+	struct op_hmap_iter it;
+	struct line *l;
+
+	for (l = op_hmap_first(map, h, &it); l; l = op_hmap_next(map, h, &it))
+		if (!strcmp(l->text, sb->buf)) {
+			l->count += count;
+			return;
+		}
+	l = &lines[(*nr)++];
+	l->text = op_xstrdup(sb->buf);
+	l->count = count;
+	if (op_hmap_insert(map, h, l))
+		op_die(1, "out of memory");
+}
+
 int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct pp_side *side = &r->sides[0];
 	struct pp_profile *p = side->p;
 	struct op_strbuf sb = OP_STRBUF_INIT;
+	struct op_hmap map = OP_HMAP_INIT;
 	struct pp_stacks st;
 	struct line *lines;
 	struct leaf *leaves;
@@ -131,18 +158,12 @@ int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 		}
 		if (op_strbuf_failed(&sb))
 			op_die(1, "out of memory");
-		lines[nr].text = op_xstrdup(sb.buf);
-		lines[nr++].count = s->counts[0];
+		count_line(&map, lines, &nr, &sb, s->counts[0]);
 	}
+	op_hmap_release(&map);
 	qsort(lines, nr, sizeof(*lines), by_text);
 	for (i = 0; i < nr; i++) {
-		uint64_t count = lines[i].count;
-
-		while (i + 1 < nr && !strcmp(lines[i].text, lines[i + 1].text)) {
-			free(lines[i].text);
-			count += lines[++i].count;
-		}
-		fprintf(out, "%s %" PRIu64 "\n", lines[i].text, count);
+		fprintf(out, "%s %" PRIu64 "\n", lines[i].text, lines[i].count);
 		free(lines[i].text);
 	}
 	free(lines);
