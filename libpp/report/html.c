@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * opreport --format=html: the report as one self-contained page.  The
+ * run's header and notes, a flame graph (html_flame.c), the symbol
+ * table and the image summary (sortable and filterable by the page's
+ * script), and the annotated assembly with source of the hottest
+ * symbols, as opannotate -a -s writes it.  The style sheet and the
+ * scripts are the files of html/, built into this program
+ * (html_assets.c): the page loads nothing from anywhere.  Every name is
+ * escaped (html_escape.c).  -t selects the rows of the tables; the
+ * flame graph keeps every stack, its shares of every sample.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/report/report_int.h"
+#include "libutil/op_alloc.h"
+
+/* how many of the hottest symbols are annotated */
+#define NR_ANNOTATED 5
+
+/* what fn writes to a stream, as escaped HTML text */
+static void put_captured(FILE *out, void (*fn)(FILE *f, void *data), void *data)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		op_die(1, "out of memory");
+	fn(f, data);
+	if (fclose(f))
+		op_die(1, "out of memory");
+	pp_html_put_len(out, buf, len);
+	free(buf);
+}
+
+static void put_head(FILE *out, const struct pp_report *r)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>", out);
+	pp_html_put(out, r->o->command_line ? r->o->command_line : "opreport");
+	fputs("</title>\n<style>\n", out);
+	fputs(pp_html_css, out);
+	fputs("</style>\n<script>\n", out);
+	fputs(pp_html_guard_js, out);
+	fputs("</script>\n</head>\n<body>\n"
+	      "<div id=\"errors\" class=\"errors\" hidden></div>\n"
+	      "<nav><a href=\"#flame\">Flame graph</a> <a href=\"#symbols\">Symbols</a> "
+	      "<a href=\"#images\">Images</a> <a href=\"#annotation\">Annotation</a> "
+	      "<a href=\"#notes\">Notes</a></nav>\n", out);
+}
+
+static void header_text(FILE *f, void *data)
+{
+	struct pp_report *r = data;
+	struct pp_side *s = &r->sides[0];
+
+	pp_report_header(f, s->p, r->info, r->o);
+	pp_outside_header(f, r, s);
+}
+
+static void put_header(FILE *out, struct pp_report *r)
+{
+	struct op_strbuf lost = OP_STRBUF_INIT;
+
+	fputs("<header>\n<h1>Profile</h1>\n", out);
+	if (r->o->command_line) {
+		fputs("<p class=\"cmd\"><code>", out);
+		pp_html_put(out, r->o->command_line);
+		fputs("</code></p>\n", out);
+	}
+	fputs("<pre id=\"run-header\">", out);
+	put_captured(out, header_text, r);
+	fputs("</pre>\n", out);
+	if (r->info && odb_stats_describe_lost(&r->info->stats, &lost))
+		op_die(1, "out of memory");
+	if (lost.len) {
+		fputs("<p class=\"warn\" id=\"lost\">", out);
+		pp_html_put(out, lost.buf);
+		fputs("</p>\n", out);
+	}
+	op_strbuf_release(&lost);
+	fputs("</header>\n", out);
+}
+
+static void put_flame(FILE *out, struct pp_report *r)
+{
+	struct pp_side *s = &r->sides[0];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		op_die(1, "out of memory");
+	ret = pp_html_flame(f, r, s);
+	if (fclose(f))
+		op_die(1, "out of memory");
+	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n<p id=\"flame-source\">", out);
+	if (!ret)
+		fputs("Built from whole call stacks (the session's stack file).", out);
+	else
+		fprintf(out, "Built from call-graph arcs only: %s, so each function's own "
+			"samples are split between its callers in proportion to the calls "
+			"(one level of callers; without call-graph arcs, each function "
+			"alone).", ret == -ENOENT ? "the session has no stack file "
+			"(operf --callgraph writes one)" : ret == -ENOTSUP ?
+			"stack files do not tell threads, processes or CPUs apart" :
+			"the stack file cannot be read");
+	fprintf(out, " Samples of %s; widths are shares of every sample.</p>\n",
+		s->p->classes[0].name);
+	fputs("<div class=\"controls\"><input id=\"flame-search\" type=\"search\" "
+	      "placeholder=\"Search functions (regular expression)\" size=\"40\"> "
+	      "<button id=\"flame-reset\" type=\"button\">Reset zoom</button> "
+	      "<span id=\"flame-match\"></span></div>\n"
+	      "<div id=\"flame-path\" class=\"path\"></div>\n"
+	      "<div id=\"flame-box\"><canvas id=\"flame-canvas\" width=\"1000\" "
+	      "height=\"200\"></canvas><div id=\"flame-tip\" hidden></div></div>\n"
+	      "<div id=\"flame-state\" hidden></div>\n"
+	      "<script type=\"application/json\" id=\"flame-data\">", out);
+	fwrite(buf, 1, len, out);
+	fputs("</script>\n</section>\n", out);
+	free(buf);
+}
+
+/* the count and percent cells of counts, per class */
+static void put_counts(FILE *out, const uint64_t *counts, const uint64_t *totals,
+		       size_t nr_classes)
+{
+	char pct[32];
+	size_t c;
+
+	for (c = 0; c < nr_classes; c++) {
+		pp_format_percent(pct, sizeof(pct), pp_ratio(counts[c], totals[c]), false);
+		fprintf(out, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>",
+			counts[c], pct);
+	}
+}
+
+/* the column titles of the counts: samples and % per class */
+static void put_count_titles(FILE *out, const struct pp_profile *p)
+{
+	size_t c;
+
+	for (c = 0; c < p->nr_classes; c++) {
+		fputs("<th data-type=\"num\" title=\"", out);
+		pp_html_put(out, p->classes[c].name);
+		fputs("\">samples", out);
+		if (p->nr_classes > 1) {
+			fputs("<br><small>", out);
+			pp_html_put(out, p->classes[c].name);
+			fputs("</small>", out);
+		}
+		fputs("</th><th data-type=\"num\">%</th>", out);
+	}
+}
+
+static void table_start(FILE *out, const char *id, const char *title,
+			const char *what)
+{
+	fprintf(out, "<section id=\"%s\">\n<h2>%s</h2>\n<div class=\"controls\">"
+		"<input class=\"filter\" data-table=\"%s-table\" type=\"search\" "
+		"placeholder=\"Filter %s\" size=\"40\"> <span class=\"shown\"></span>"
+		"</div>\n<table id=\"%s-table\" class=\"sortable\">\n<thead><tr>",
+		id, title, id, what, id);
+}
+
+static bool any_count(const uint64_t *counts, size_t nr)
+{
+	size_t c;
+
+	for (c = 0; c < nr; c++)
+		if (counts[c])
+			return true;
+	return false;
+}
+
+static void put_symbols(FILE *out, struct pp_report *r, struct pp_side *s)
+{
+	struct pp_profile *p = s->p;
+	size_t i;
+
+	table_start(out, "symbols", "Symbols", "symbols");
+	put_count_titles(out, p);
+	fputs("<th data-type=\"text\">image name</th>", out);
+	if (s->show_app)
+		fputs("<th data-type=\"text\">app name</th>", out);
+	fputs("<th data-type=\"text\">symbol name</th></tr></thead>\n<tbody>\n", out);
+	for (i = 0; i < s->nr_sel; i++) {
+		const struct pp_row *row = s->sel[i];
+
+		if (!row->sym || !any_count(row->counts, p->nr_classes))
+			continue;
+		fputs("<tr>", out);
+		put_counts(out, row->counts, s->totals, p->nr_classes);
+		fputs("<td>", out);
+		pp_html_put(out, pp_names_image(&s->names, row->image));
+		if (s->show_app) {
+			fputs("</td><td>", out);
+			pp_html_put(out, pp_names_app(&s->names, row->app));
+		}
+		fputs("</td><td class=\"sym\">", out);
+		pp_html_put(out, pp_shown_name(p, row->image, row->sym));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+	if (r->o->threshold > 0)
+		fprintf(out, "<p>Symbols with at least %g%% of the samples "
+			"(--threshold).</p>\n", r->o->threshold);
+	fputs("</section>\n", out);
+}
+
+/* one line of the image summary: an image of an application */
+struct image_line {
+	size_t app, image;
+	uint64_t *counts;
+};
+
+static int lines_by_count(const void *pa, const void *pb)
+{
+	const struct image_line *a = pa, *b = pb;
+
+	if (a->counts[0] != b->counts[0])
+		return a->counts[0] < b->counts[0] ? 1 : -1;
+	return a->app != b->app ? (a->app < b->app ? -1 : 1) :
+	       a->image < b->image ? -1 : a->image > b->image;
+}
+
+/* the rows of s summed per (application, image) into *lines */
+static size_t sum_images(struct pp_side *s, struct image_line **lines, uint64_t *totals)
+{
+	size_t nr_classes = s->p->nr_classes, nr = 0, i, k, c;
+	struct image_line *v = op_xcalloc(s->rows.nr + 1, sizeof(*v));
+
+	for (i = 0; i < s->rows.nr; i++) {
+		const struct pp_row *row = &s->rows.rows[i];
+
+		if (!any_count(row->counts, nr_classes))
+			continue;
+		for (k = 0; k < nr; k++)
+			if (v[k].app == row->app && v[k].image == row->image)
+				break;
+		if (k == nr) {
+			v[nr].app = row->app;
+			v[nr].image = row->image;
+			v[nr++].counts = op_xcalloc(nr_classes, sizeof(uint64_t));
+		}
+		for (c = 0; c < nr_classes; c++) {
+			v[k].counts[c] += row->counts[c];
+			totals[c] += row->counts[c];
+		}
+	}
+	if (nr)
+		qsort(v, nr, sizeof(*v), lines_by_count);
+	*lines = v;
+	return nr;
+}
+
+static void put_images(FILE *out, struct pp_report *r, struct pp_side *s)
+{
+	struct pp_profile *p = s->p;
+	uint64_t *totals = op_xcalloc(p->nr_classes + 1, sizeof(*totals));
+	struct image_line *lines;
+	size_t nr = sum_images(s, &lines, totals), i;
+
+	table_start(out, "images", "Images", "images");
+	put_count_titles(out, p);
+	fputs("<th data-type=\"text\">app name</th><th data-type=\"text\">image name"
+	      "</th></tr></thead>\n<tbody>\n", out);
+	for (i = 0; i < nr; i++) {
+		if (pp_over_threshold(r->o->threshold, lines[i].counts, totals,
+				      p->nr_classes)) {
+			fputs("<tr>", out);
+			put_counts(out, lines[i].counts, totals, p->nr_classes);
+			fputs("<td>", out);
+			pp_html_put(out, pp_names_app(&s->names, lines[i].app));
+			fputs("</td><td>", out);
+			pp_html_put(out, pp_names_image(&s->names, lines[i].image));
+			fputs("</td></tr>\n", out);
+		}
+		free(lines[i].counts);
+	}
+	fputs("</tbody>\n</table>\n</section>\n", out);
+	free(lines);
+	free(totals);
+}
+
+/* one symbol's annotation, as opannotate -a -s writes it, into f */
+struct one_sym {
+	struct pp_ann *a;
+	size_t i;
+};
+
+static void annotate_one(FILE *f, void *data)
+{
+	struct one_sym *o = data;
+	struct pp_ann one = *o->a;
+
+	one.syms = &o->a->syms[o->i];
+	one.nr_syms = 1;
+	one.alloc_syms = 1;
+	pp_annotate_asm(&one, f, NULL);
+}
+
+static void put_annotation(FILE *out, struct pp_report *r)
+{
+	struct pp_ann a;
+	struct one_sym o = { .a = &a };
+	char pct[32];
+
+	pp_ann_build(&a, r);
+	a.assembly = a.source = true;
+	fprintf(out, "<section id=\"annotation\">\n<h2>Annotation</h2>\n<p>The %d "
+		"symbols with the most samples, as <code>opannotate --assembly "
+		"--source</code> shows them.</p>\n", NR_ANNOTATED);
+	for (o.i = 0; o.i < a.nr_syms && o.i < NR_ANNOTATED; o.i++) {
+		const struct pp_ann_sym *sym = &a.syms[o.i];
+
+		pp_format_percent(pct, sizeof(pct), pp_ratio(sym->counts[0], a.totals[0]),
+				  false);
+		fprintf(out, "<details%s><summary><span class=\"sym\">",
+			o.i ? "" : " open");
+		pp_html_put(out, sym->name);
+		fprintf(out, "</span> (%s): %" PRIu64 " samples, %s%%</summary>\n<pre>",
+			pp_names_image(&a.s->names, sym->image), sym->counts[0], pct);
+		put_captured(out, annotate_one, &o);
+		fputs("</pre></details>\n", out);
+	}
+	fputs("</section>\n", out);
+	pp_ann_release(&a);
+}
+
+struct note_list {
+	const char **v;
+	size_t nr;
+};
+
+static int collect_note(void *val, void *data)
+{
+	struct note_list *l = data;
+
+	l->v = op_xreallocarray(l->v, l->nr + 1, sizeof(*l->v));
+	l->v[l->nr++] = val;
+	return 0;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* the notes the report's layers gave (the tool printed them too) */
+static void put_notes(FILE *out, const struct pp_report *r)
+{
+	struct note_list l = { 0 };
+	size_t i;
+
+	op_hmap_for_each(&r->notes->seen, collect_note, &l);
+	if (l.nr)
+		qsort(l.v, l.nr, sizeof(*l.v), by_text);
+	fputs("<section id=\"notes\">\n<h2>Notes</h2>\n<ul id=\"notes-list\">\n", out);
+	for (i = 0; i < l.nr; i++) {
+		fputs("<li>", out);
+		pp_html_put(out, l.v[i]);
+		fputs("</li>\n", out);
+	}
+	if (!l.nr)
+		fputs("<li>none</li>\n", out);
+	fputs("</ul>\n</section>\n", out);
+	free(l.v);
+}
+
+int pp_write_html(struct pp_report *r, FILE *out, struct op_err *err)
+{
+	struct pp_side *s = &r->sides[0];
+
+	(void)err;
+	put_head(out, r);
+	put_header(out, r);
+	put_flame(out, r);
+	put_symbols(out, r, s);
+	put_images(out, r, s);
+	put_annotation(out, r);
+	put_notes(out, r);
+	fputs("<script>\n", out);
+	fputs(pp_html_js, out);
+	fputs("</script>\n</body>\n</html>\n", out);
+	return 0;
+}
