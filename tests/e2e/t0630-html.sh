@@ -1,0 +1,212 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# opreport --format=html (issue 13), the page loaded in headless Chromium
+# (Debian's chromium; skipped without it):
+#  - the callgraph fixture session (no stack file): the page says its
+#    flame graph is from call-graph arcs only; the trie splits
+#    compute_alpha's 1000 samples between its callers run_all (40 calls)
+#    and compute_gamma (12): 770 and 230; its total is every sample; the
+#    symbol table is opreport -l's, row for row, and -t 10 keeps the rows
+#    -l -t 10 keeps while the flame graph keeps its total;
+#  - nothing in the page points outside it (no http(s)://, src=, href=
+#    or url() but '#' anchors and data:);
+#  - Chromium runs the page's scripts without an error: #errors stays
+#    empty and its log has no console error; a page with a broken script
+#    shows both (the checks can fail);
+#  - a stack file of 100000 distinct stacks beside the fixture session:
+#    the page renders (the times go to the log), its trie has every stack;
+#  - operf --callgraph ./callchain (main -> cg_caller -> cg_leaf): the
+#    page says "from whole call stacks", the frame drawn with most samples
+#    of its own is cg_leaf, the symbol table's counts are opreport -l's
+#    exactly, a 1400x1000 screenshot is a real picture (hundreds of
+#    colours); operf without --callgraph says "call-graph arcs";
+#  - a differential profile with --format=html is a usage error.
+. "$top_srcdir/tests/lib.sh"
+need_python
+CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
+	skip_all "chromium is not installed (Debian's chromium)"
+PAGE="python3 $top_srcdir/tests/tools/html_page.py"
+
+# render HTML NAME [#HASH]: Chromium runs the page: NAME.dom is the DOM
+# after its scripts, NAME.log Chromium's log (console messages included)
+# (with #HASH, in real time: virtual time would make the page's timings up)
+render() {
+	r_time=--virtual-time-budget=5000
+	test -z "${3:-}" || r_time=--run-all-compositor-stages-before-draw
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$T/chromium" --no-first-run \
+		--enable-logging=stderr --v=0 "$r_time" \
+		--window-size=1400,1000 --dump-dom "file://$(pwd -P)/$1${3:-}" \
+		>"$2.dom" 2>"$2.log" && test -s "$2.dom"
+}
+# no_page_errors NAME: #errors of NAME.dom is empty, the log has no
+# uncaught error or console message of the page
+no_page_errors() {
+	e=$($PAGE errors "$1.dom")
+	if test -n "$e"; then
+		say "the page's errors: $e"
+		return 1
+	fi
+	if grep -E 'Uncaught|CONSOLE' "$1.log" >&2; then
+		say "console errors in $1.log"
+		return 1
+	fi
+}
+# nothing_outside FILE: no reference out of the page
+nothing_outside() {
+	$PAGE outside "$1" >"$1.refs" || return 1
+	test -s "$1.refs" || return 0
+	say "references outside the page:"
+	sed 's/^/#   /' "$1.refs"
+	return 1
+}
+state() {	# NAME ATTR
+	$PAGE state "$1.dom" "$2"
+}
+# same_rows HTMLDOM LOUT: the symbol table (count, %, symbol) of the page
+# is that of opreport -l's output LOUT, in the same order
+same_rows() {
+	$PAGE rows "$1" symbols-table |
+		awk -F '\t' '{ print $1 "\t" $2 "\t" $NF }' >"$1.rows" &&
+	awk '/^[0-9]+ +[0-9.e+-]+ / && !/^CPU/ {
+		c = $1; p = $2; $1 = ""; $2 = ""
+		if (img) $3 = ""
+		sub(/^ +/, ""); print c "\t" p "\t" $0
+	}
+	/^samples .*image name/ { img = 1 }' "$2" >"$2.rows" &&
+	test -s "$2.rows" && compare "$2.rows" "$1.rows"
+}
+
+# --- the callgraph fixture: a flame graph from arcs -----------------------
+use_fixtures
+check 'mksamples.py writes the callgraph fixture session' mksession callgraph
+check 'opreport --format=html -o FILE exits 0' \
+	exits 0 fx --format=html -o fx.html --session-dir=out/callgraph
+check '... and writes nothing to standard output' test ! -s fx.out
+check '... the page says its flame graph is from call-graph arcs only' \
+	grep -q 'from call-graph arcs only' fx.html
+check '... nothing in it points outside the page' nothing_outside fx.html
+check '... its trie: the data says source arcs' grep -q '"source":"arcs"' fx.html
+check '... the trie reads' sh -c "$PAGE folded fx.html >fx.folded"
+check "... compute_alpha's samples split between its callers: 770 under run_all" \
+	grep -qx 'all;fixture_pie;run_all;compute_alpha 770' fx.folded
+check '... 230 under compute_gamma' \
+	grep -qx 'all;fixture_pie;compute_gamma;compute_alpha 230' fx.folded
+check 'opreport -l exits 0' exits 0 fxl -l --session-dir=out/callgraph
+check "... the flame graph's total is every sample of -l" \
+	test "$(sed -n 's/^total //p' fx.folded)" = \
+	     "$(awk '/^[0-9]+ +[0-9.e+-]+ / { s += $1 } END { print s }' fxl.out)"
+check 'Chromium renders the page' render fx.html fx
+check '... without errors' no_page_errors fx
+check '... the flame graph was drawn from arcs' test "$(state fx source)" = arcs
+check '... with frames' test "$(state fx frames)" -gt 5
+check '... the frame with most samples of its own is compute_alpha' \
+	test "$(state fx top)" = compute_alpha
+check '... its symbol table is opreport -l' same_rows fx.dom fxl.out
+check 'with -t 10, opreport --format=html exits 0' \
+	exits 0 fxt --format=html -t 10 -o fxt.html --session-dir=out/callgraph
+check '... opreport -l -t 10 exits 0' exits 0 fxtl -l -t 10 --session-dir=out/callgraph
+check '... the symbol table is that of -l -t 10' same_rows fxt.html fxtl.out
+check "... and the flame graph's total is still every sample" \
+	test "$($PAGE folded fxt.html | tail -n 1)" = "$(tail -n 1 fx.folded)"
+
+# a broken script shows in #errors and in the log: the checks can fail
+sed 's|<script>|<script>nosuchfunction();</script><script>|' fx.html >broken.html
+check 'a page with a broken script: Chromium renders it' render broken.html broken
+check '... #errors holds the error' sh -c "$PAGE errors broken.dom | grep -q nosuchfunction"
+check '... and no_page_errors says so' fails_cleanly no_page_errors broken
+
+# --- 100000 distinct stacks ------------------------------------------------
+# a stack file for fixture_pie's session: stack k has 8 frames, the base-5
+# digits of k picking compute_alpha, _beta, _gamma, run_all or main
+write_stacks() {
+	python3 - "$1" "$FIX/build/fixture_pie" <<'PY'
+import os, struct, sys
+sys.path.insert(0, os.environ["MKSAMPLES_DIR"])
+import mksamples
+cur, binary = sys.argv[1] + "/samples/current", sys.argv[2]
+app = ev = None
+for d, _dirs, files in os.walk(cur):
+    for f in files:
+        rel = os.path.relpath(os.path.join(d, f), cur)
+        if "/{dep}/" in rel and "{cg}" not in rel:
+            app = rel.split("/{dep}/", 1)[0]
+            ev = ".".join(f.split(".")[:3])
+syms = [mksamples.symbol_range(binary, n)[0] for n in
+        ("compute_alpha", "compute_beta", "compute_gamma", "run_all", "main")]
+def rec(t, body):
+    body += b"\0" * (-(8 + len(body)) % 8)
+    return struct.pack("=II", t, 8 + len(body)) + body
+recs = [rec(1, ev.encode() + b"\0"), rec(2, app.encode() + b"\0")]
+for k in range(100000):
+    frames, n = [], k
+    for _ in range(8):
+        frames.append(struct.pack("=IIQ", 0, 0, syms[n % 5]))
+        n //= 5
+    recs.append(rec(3, struct.pack("=IIQ", 0, 8, k % 7 + 1) + b"".join(frames)))
+recs = b"".join(recs)
+hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", 1, 1, len(recs), 256 << 20, 0) + b"\0" * 24
+open(cur + "/stacks", "wb").write(hdr + recs)
+PY
+}
+MKSAMPLES_DIR=$(dirname "$MKSAMPLES")
+export MKSAMPLES_DIR
+cp -R out/callgraph out/big
+check 'a stack file of 100000 distinct stacks beside the fixture session' \
+	write_stacks out/big
+check 'opreport --format=html on it exits 0' \
+	exits 0 big --format=html -o big.html --session-dir=out/big
+check '... the flame graph is from whole call stacks' \
+	grep -q 'from whole call stacks' big.html
+check '... its trie holds 100000 distinct stacks' \
+	test "$($PAGE folded big.html | grep -c '^all;')" = 100000
+check 'Chromium renders it (timing one zoom in and out)' render big.html big '#bench'
+check '... without errors' no_page_errors big
+check '... drawn from stacks' test "$(state big source)" = stacks
+check '... with frames' test "$(state big frames)" -gt 100
+say "100000 stacks, $(state big nodes) trie nodes: first render $(state big render-ms) ms" \
+    "(draw $(state big draw-ms) ms), zoom redraw $(state big zoom-ms) ms," \
+    "page $(wc -c <big.html) bytes"
+
+# --- operf --callgraph ./callchain ----------------------------------------
+cd "$T" || exit 99
+if operf -e cpu-clock -d "$T/.perf" true >perf.out 2>&1; then
+	check 'operf --callgraph ./callchain' profile cg --callgraph -d cg "$WORKLOADS/callchain"
+	check 'opreport --format=html exits 0' exits 0 cgh --format=html --session-dir=cg
+	mv cgh.out cg.html
+	check '... the page says its flame graph is from whole call stacks' \
+		grep -q 'from whole call stacks' cg.html
+	check '... the fallback note of the session is in its header' \
+		sh -c "grep -q 'sampled with a software clock' cg.html || ! grep -q 'sampled with' cg/samples/current/session.info 2>/dev/null"
+	check '... nothing in it points outside the page' nothing_outside cg.html
+	check 'Chromium renders the page' render cg.html cg
+	check '... without errors' no_page_errors cg
+	check '... the frame drawn with most samples of its own is cg_leaf' \
+		test "$(state cg top)" = cg_leaf
+	check '... cg_caller and main are among the widest frames' \
+		sh -c "$PAGE widest cg.dom | grep -qx cg_caller && $PAGE widest cg.dom | grep -qx main"
+	check 'opreport -l exits 0' exits 0 cgl -l --session-dir=cg
+	check "... the page's symbol table has its counts exactly" same_rows cg.dom cgl.out
+	check 'a 1400x1000 screenshot' \
+		timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$T/chromium" --no-first-run --hide-scrollbars \
+		--virtual-time-budget=5000 --window-size=1400,1000 \
+		--screenshot="$T/cg.png" "file://$T/cg.html" >shot.log 2>&1
+	check '... is a picture of more than 50 colours' \
+		test "$($PAGE colours cg.png)" -gt 50
+	check 'operf without --callgraph ./callchain' profile flat -d flat "$WORKLOADS/callchain"
+	check '... opreport --format=html exits 0' \
+		exits 0 flath --format=html -o flat.html --session-dir=flat
+	check '... the page says the flame graph is from call-graph arcs' \
+		grep -q 'call-graph arcs only: the session has no stack file' flat.html
+	check '... Chromium renders it' render flat.html flat
+	check '... without errors' no_page_errors flat
+	check '... drawn from arcs' test "$(state flat source)" = arcs
+	check 'a differential with --format=html: exit 2' \
+		exits 2 dif --format=html --session-dir=cg '{' '}' '{' '}'
+else
+	skip 'operf --callgraph ./callchain' \
+		"perf_events cannot be used here: $(sed -n 's/^operf: error: //p' perf.out | head -n 1)"
+fi
+
+done_testing
