@@ -23,11 +23,16 @@
 /* how many of the hottest symbols are annotated */
 #define NR_ANNOTATED 5
 
-/* what fn writes to a stream, as escaped HTML text */
-static void put_captured(FILE *out, void (*fn)(FILE *f, void *data), void *data)
+/*
+ * What fn writes to a stream, as escaped HTML text; without a comment
+ * block it starts with when skip_comment (the annotation's title block,
+ * which the page has once)
+ */
+static void put_captured(FILE *out, void (*fn)(FILE *f, void *data), void *data,
+			 bool skip_comment)
 {
-	char *buf = NULL;
-	size_t len = 0;
+	char *buf = NULL, *end;
+	size_t len = 0, at = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
@@ -35,7 +40,11 @@ static void put_captured(FILE *out, void (*fn)(FILE *f, void *data), void *data)
 	fn(f, data);
 	if (fclose(f))
 		op_die(1, "out of memory");
-	pp_html_put_len(out, buf, len);
+	if (skip_comment && len > 3 && !strncmp(buf, "/* ", 3)) {
+		end = strstr(buf, "\n */\n");
+		at = end ? (size_t)(end - buf) + 5 : 0;
+	}
+	pp_html_put_len(out, buf + at, len - at);
 	free(buf);
 }
 
@@ -75,7 +84,7 @@ static void put_header(FILE *out, struct pp_report *r)
 		fputs("</code></p>\n", out);
 	}
 	fputs("<pre id=\"run-header\">", out);
-	put_captured(out, header_text, r);
+	put_captured(out, header_text, r, false);
 	fputs("</pre>\n", out);
 	if (r->info && odb_stats_describe_lost(&r->info->stats, &lost))
 		op_die(1, "out of memory");
@@ -112,8 +121,9 @@ static void put_flame(FILE *out, struct pp_report *r)
 			"(operf --callgraph writes one)" : ret == -ENOTSUP ?
 			"stack files do not tell threads, processes or CPUs apart" :
 			"the stack file cannot be read");
-	fprintf(out, " Samples of %s; widths are shares of every sample.</p>\n",
-		s->p->classes[0].name);
+	fputs(" Samples of ", out);
+	pp_html_put(out, s->p->classes[0].name);
+	fputs("; widths are shares of every sample.</p>\n", out);
 	fputs("<div class=\"controls\"><input id=\"flame-search\" type=\"search\" "
 	      "placeholder=\"Search functions (regular expression)\" size=\"40\"> "
 	      "<button id=\"flame-reset\" type=\"button\">Reset zoom</button> "
@@ -326,9 +336,11 @@ static void put_annotation(FILE *out, struct pp_report *r)
 		fprintf(out, "<details%s><summary><span class=\"sym\">",
 			o.i ? "" : " open");
 		pp_html_put(out, sym->name);
-		fprintf(out, "</span> (%s): %" PRIu64 " samples, %s%%</summary>\n<pre>",
-			pp_names_image(&a.s->names, sym->image), sym->counts[0], pct);
-		put_captured(out, annotate_one, &o);
+		fputs("</span> (", out);
+		pp_html_put(out, pp_names_image(&a.s->names, sym->image));
+		fprintf(out, "): %" PRIu64 " samples, %s%%</summary>\n<pre>",
+			sym->counts[0], pct + strspn(pct, " "));
+		put_captured(out, annotate_one, &o, true);
 		fputs("</pre></details>\n", out);
 	}
 	fputs("</section>\n", out);

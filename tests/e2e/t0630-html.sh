@@ -7,7 +7,9 @@
 #    compute_alpha's 1000 samples between its callers run_all (40 calls)
 #    and compute_gamma (12): 770 and 230; its total is every sample; the
 #    symbol table is opreport -l's, row for row, and -t 10 keeps the rows
-#    -l -t 10 keeps while the flame graph keeps its total;
+#    -l -t 10 keeps while the flame graph keeps its total; asked (in the
+#    address) to search and zoom, the page matches compute_alpha's 1000
+#    samples and zooms into run_all;
 #  - nothing in the page points outside it (no http(s)://, src=, href=
 #    or url() but '#' anchors and data:);
 #  - Chromium runs the page's scripts without an error: #errors stays
@@ -27,12 +29,13 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
 	skip_all "chromium is not installed (Debian's chromium)"
 PAGE="python3 $top_srcdir/tests/tools/html_page.py"
 
-# render HTML NAME [#HASH]: Chromium runs the page: NAME.dom is the DOM
-# after its scripts, NAME.log Chromium's log (console messages included)
-# (with #HASH, in real time: virtual time would make the page's timings up)
+# render HTML NAME [#HASH]: Chromium runs the page (#HASH: what it asks
+# the page for: search=RE, zoom=NAME, bench): NAME.dom is the DOM after
+# its scripts, NAME.log Chromium's log (console messages included); with
+# bench in real time (virtual time would make the page's timings up)
 render() {
 	r_time=--virtual-time-budget=5000
-	test -z "${3:-}" || r_time=--run-all-compositor-stages-before-draw
+	case ${3:-} in *bench*) r_time=--run-all-compositor-stages-before-draw ;; esac
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
 		--user-data-dir="$T/chromium" --no-first-run \
 		--enable-logging=stderr --v=0 "$r_time" \
@@ -103,6 +106,14 @@ check '... with frames' test "$(state fx frames)" -gt 5
 check '... the frame with most samples of its own is compute_alpha' \
 	test "$(state fx top)" = compute_alpha
 check '... its symbol table is opreport -l' same_rows fx.dom fxl.out
+check '... searched for compute_alpha and zoomed into run_all, it renders' \
+	render fx.html fxs '#search=compute_alpha&zoom=run_all'
+check '... without errors' no_page_errors fxs
+check '... the search matched the 1000 samples of compute_alpha' \
+	test "$(state fxs matched)" = 1000
+check '... the zoomed frame is run_all' test "$(state fxs zoom)" = run_all
+check '... a malformed address is no error' render fx.html fxm '#zoom=%E0%A4%A'
+check '... without errors' no_page_errors fxm
 check 'with -t 10, opreport --format=html exits 0' \
 	exits 0 fxt --format=html -t 10 -o fxt.html --session-dir=out/callgraph
 check '... opreport -l -t 10 exits 0' exits 0 fxtl -l -t 10 --session-dir=out/callgraph
@@ -117,43 +128,9 @@ check '... #errors holds the error' sh -c "$PAGE errors broken.dom | grep -q nos
 check '... and no_page_errors says so' fails_cleanly no_page_errors broken
 
 # --- 100000 distinct stacks ------------------------------------------------
-# a stack file for fixture_pie's session: stack k has 8 frames, the base-5
-# digits of k picking compute_alpha, _beta, _gamma, run_all or main
-write_stacks() {
-	python3 - "$1" "$FIX/build/fixture_pie" <<'PY'
-import os, struct, sys
-sys.path.insert(0, os.environ["MKSAMPLES_DIR"])
-import mksamples
-cur, binary = sys.argv[1] + "/samples/current", sys.argv[2]
-app = ev = None
-for d, _dirs, files in os.walk(cur):
-    for f in files:
-        rel = os.path.relpath(os.path.join(d, f), cur)
-        if "/{dep}/" in rel and "{cg}" not in rel:
-            app = rel.split("/{dep}/", 1)[0]
-            ev = ".".join(f.split(".")[:3])
-syms = [mksamples.symbol_range(binary, n)[0] for n in
-        ("compute_alpha", "compute_beta", "compute_gamma", "run_all", "main")]
-def rec(t, body):
-    body += b"\0" * (-(8 + len(body)) % 8)
-    return struct.pack("=II", t, 8 + len(body)) + body
-recs = [rec(1, ev.encode() + b"\0"), rec(2, app.encode() + b"\0")]
-for k in range(100000):
-    frames, n = [], k
-    for _ in range(8):
-        frames.append(struct.pack("=IIQ", 0, 0, syms[n % 5]))
-        n //= 5
-    recs.append(rec(3, struct.pack("=IIQ", 0, 8, k % 7 + 1) + b"".join(frames)))
-recs = b"".join(recs)
-hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", 1, 1, len(recs), 256 << 20, 0) + b"\0" * 24
-open(cur + "/stacks", "wb").write(hdr + recs)
-PY
-}
-MKSAMPLES_DIR=$(dirname "$MKSAMPLES")
-export MKSAMPLES_DIR
 cp -R out/callgraph out/big
 check 'a stack file of 100000 distinct stacks beside the fixture session' \
-	write_stacks out/big
+	$PAGE stacks out/big "$FIX/build/fixture_pie" 100000
 check 'opreport --format=html on it exits 0' \
 	exits 0 big --format=html -o big.html --session-dir=out/big
 check '... the flame graph is from whole call stacks' \
@@ -185,6 +162,14 @@ if operf -e cpu-clock -d "$T/.perf" true >perf.out 2>&1; then
 		test "$(state cg top)" = cg_leaf
 	check '... cg_caller and main are among the widest frames' \
 		sh -c "$PAGE widest cg.dom | grep -qx cg_caller && $PAGE widest cg.dom | grep -qx main"
+	check 'searched for ^cg_ and zoomed into cg_caller, it renders' \
+		render cg.html cgs '#search=^cg_&zoom=cg_caller'
+	check '... without errors' no_page_errors cgs
+	check '... the search matched the samples of the stacks through cg_*' \
+		test "$(state cgs matched)" = "$($PAGE folded cg.html |
+			awk '/;cg_/ { s += $NF } END { print s + 0 }')"
+	check '... the zoomed frame is cg_caller' test "$(state cgs zoom)" = cg_caller
+	check '... and cg_leaf is drawn in it' sh -c "$PAGE widest cgs.dom | grep -qx cg_leaf"
 	check 'opreport -l exits 0' exits 0 cgl -l --session-dir=cg
 	check "... the page's symbol table has its counts exactly" same_rows cg.dom cgl.out
 	check 'a 1400x1000 screenshot' \

@@ -14,7 +14,16 @@
                                    (root first; every node with samples of
                                    its own), then 'total N'
   html_page.py colours PNG         how many distinct colours the image has
+  html_page.py stacks SESSION BINARY N
+                                   a stack file of N distinct stacks for the
+                                   session of the fixture binary BINARY
+                                   (mksamples.py's callgraph fixture): stack
+                                   k has 8 frames, the base-5 digits of k
+                                   picking compute_alpha, compute_beta,
+                                   compute_gamma, run_all or main, and
+                                   k % 7 + 1 samples
 """
+import os
 import html.parser
 import json
 import re
@@ -159,6 +168,36 @@ def colours(path):
     print(len(seen))
 
 
+def stacks(session, binary, nr):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import mksamples
+    cur = session + "/samples/current"
+    app = ev = None
+    for d, _dirs, files in os.walk(cur):
+        for f in files:
+            rel = os.path.relpath(os.path.join(d, f), cur)
+            if "/{dep}/" in rel and "{cg}" not in rel:
+                app = rel.split("/{dep}/", 1)[0]
+                ev = ".".join(f.split(".")[:3])
+    syms = [mksamples.symbol_range(binary, n)[0] for n in
+            ("compute_alpha", "compute_beta", "compute_gamma", "run_all", "main")]
+
+    def rec(t, body):
+        body += b"\0" * (-(8 + len(body)) % 8)
+        return struct.pack("=II", t, 8 + len(body)) + body
+    recs = [rec(1, ev.encode() + b"\0"), rec(2, app.encode() + b"\0")]
+    for k in range(nr):
+        frames, n = [], k
+        for _ in range(8):
+            frames.append(struct.pack("=IIQ", 0, 0, syms[n % 5]))
+            n //= 5
+        recs.append(rec(3, struct.pack("=IIQ", 0, 8, k % 7 + 1) + b"".join(frames)))
+    recs = b"".join(recs)
+    hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", 1, 1, len(recs), 256 << 20, 0) + b"\0" * 24
+    with open(cur + "/stacks", "wb") as f:
+        f.write(hdr + recs)
+
+
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
     if cmd == "state":
@@ -177,6 +216,8 @@ def main():
         folded(path)
     elif cmd == "colours":
         colours(path)
+    elif cmd == "stacks":
+        stacks(path, sys.argv[3], int(sys.argv[4]))
     else:
         sys.exit("unknown command " + cmd)
 

@@ -6,8 +6,8 @@
  * least half a pixel wide are visited, so a redraw costs what is seen,
  * not the number of stacks.  After each drawing, #flame-state says what
  * was drawn (frames, the frame with most samples of its own, times in
- * ms) for the tests and benchmarks; with "#bench" in the address, the
- * page also times one zoom in and out.
+ * ms, the samples a search matched) for the tests and benchmarks; the
+ * address may ask for a search, a zoom or a timed zoom (at the end).
  */
 (function () {
 	'use strict';
@@ -354,6 +354,7 @@
 		}
 		byId('flame-match').textContent = any ? 'Matched: ' + sum + ' samples, ' +
 			percent(sum, data.total) + ' of all' : 'No match';
+		state.setAttribute('data-matched', sum);
 		draw();
 	}
 	byId('flame-search').addEventListener('input', function (ev) {
@@ -364,8 +365,9 @@
 	draw();
 	state.setAttribute('data-render-ms', (performance.now() - started).toFixed(2));
 
-	if (location.hash === '#bench') {
-		/* zoom into the widest grandchild of the root, then back */
+	/* zoom into the widest grandchild of the root and back: the time of
+	 * one redraw */
+	function bench() {
 		var pick = 0, t;
 
 		for (i = 1; i < nr; i++)
@@ -378,4 +380,32 @@
 		draw();
 		state.setAttribute('data-zoom-ms', ((performance.now() - t) / 2).toFixed(2));
 	}
+
+	/* the address may ask for a search, a zoom (into the first frame of
+	 * that name) or the benchmark: #search=RE&zoom=NAME&bench */
+	function asked() {
+		try {
+			return decodeURIComponent(location.hash.slice(1));
+		} catch (e) {
+			return '';	/* not an address this page made */
+		}
+	}
+	asked().split('&').forEach(function (kv) {
+		var eq = kv.indexOf('='), key = eq < 0 ? kv : kv.slice(0, eq);
+		var val = eq < 0 ? '' : kv.slice(eq + 1), k;
+
+		if (key === 'bench') {
+			bench();
+		} else if (key === 'search') {
+			byId('flame-search').value = val;
+			search(val);
+		} else if (key === 'zoom') {
+			for (k = 1; k < nr; k++)
+				if (names[nameOf[k]] === val) {
+					zoom = k;
+					draw();
+					break;
+				}
+		}
+	});
 }());
