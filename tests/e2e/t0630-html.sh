@@ -7,7 +7,8 @@
 #    compute_alpha's 1000 samples between its callers run_all (40 calls)
 #    and compute_gamma (12): 770 and 230; its total is every sample; the
 #    symbol table is opreport -l's, row for row, and -t 10 keeps the rows
-#    -l -t 10 keeps while the flame graph keeps its total; asked (in the
+#    -l -t 10 keeps while the flame graph keeps its total; two events are
+#    two columns of counts, as -l has them; asked (in the
 #    address) to search and zoom, the page matches compute_alpha's 1000
 #    samples and zooms into run_all;
 #  - nothing in the page points outside it (no http(s)://, src=, href=
@@ -66,15 +67,17 @@ nothing_outside() {
 state() {	# NAME ATTR
 	$PAGE state "$1.dom" "$2"
 }
-# same_rows HTMLDOM LOUT: the symbol table (count, %, symbol) of the page
-# is that of opreport -l's output LOUT, in the same order
+# same_rows HTMLDOM LOUT [K]: the symbol table (count and % of each of K
+# events, default 1, and the symbol) of the page is that of opreport -l's
+# output LOUT, in the same order
 same_rows() {
-	$PAGE rows "$1" symbols-table |
-		awk -F '\t' '{ print $1 "\t" $2 "\t" $NF }' >"$1.rows" &&
-	awk '/^[0-9]+ +[0-9.e+-]+ / && !/^CPU/ {
-		c = $1; p = $2; $1 = ""; $2 = ""
-		if (img) $3 = ""
-		sub(/^ +/, ""); print c "\t" p "\t" $0
+	$PAGE rows "$1" symbols-table | awk -F '\t' -v k="${3:-1}" '{
+		l = ""; for (i = 1; i <= 2 * k; i++) l = l $i "\t"; print l $NF
+	}' >"$1.rows" &&
+	awk -v k="${3:-1}" '/^[0-9]+ +[0-9.e+-]+ / {
+		l = ""; for (i = 1; i <= 2 * k; i++) { l = l $i "\t"; $i = "" }
+		if (img) $(2 * k + 1) = ""
+		sub(/^ +/, ""); print l $0
 	}
 	/^samples .*image name/ { img = 1 }' "$2" >"$2.rows" &&
 	test -s "$2.rows" && compare "$2.rows" "$1.rows"
@@ -120,6 +123,27 @@ check '... opreport -l -t 10 exits 0' exits 0 fxtl -l -t 10 --session-dir=out/ca
 check '... the symbol table is that of -l -t 10' same_rows fxt.html fxtl.out
 check "... and the flame graph's total is still every sample" \
 	test "$($PAGE folded fxt.html | tail -n 1)" = "$(tail -n 1 fx.folded)"
+
+# two events: two columns of counts
+cat >fixtures/twocounts.json <<'EOF'
+{
+  "session_dir": "out/twocounts",
+  "events": [{"name": "cpu_clk_unhalted", "count": 100000, "unitmask": 0},
+             {"name": "cpu_clk_unhalted", "count": 200000, "unitmask": 0}],
+  "profiles": [
+    {"binary": "build/fixture_nopie", "event": 0,
+     "symbol_samples": {"main": 3, "compute_alpha": 10}},
+    {"binary": "build/fixture_nopie", "event": 1,
+     "symbol_samples": {"main": 4, "compute_beta": 7}}
+  ]
+}
+EOF
+check 'mksamples.py writes a session of two events' mksession twocounts
+check 'opreport --format=html on it exits 0' \
+	exits 0 two --format=html -o two.html --session-dir=out/twocounts
+check '... opreport -l exits 0' exits 0 twol -l --session-dir=out/twocounts
+check '... the symbol table has both columns of opreport -l' \
+	same_rows two.html twol.out 2
 
 # a broken script shows in #errors and in the log: the checks can fail
 sed 's|<script>|<script>nosuchfunction();</script><script>|' fx.html >broken.html
