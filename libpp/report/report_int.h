@@ -129,6 +129,9 @@ void pp_json_put(FILE *out, const char *s);
  * stack file), the reason it was made from arcs.
  */
 int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s);
+/* the symbol table and the image summary of side s (html_tables.c) */
+void pp_html_symbols(FILE *out, struct pp_report *r, struct pp_side *s);
+void pp_html_images(FILE *out, struct pp_report *r, struct pp_side *s);
 /* the files of html/, built in (html_assets.c, made from them) */
 extern const char pp_html_css[];
 extern const char pp_html_guard_js[];
