@@ -5,6 +5,7 @@
 
   html_page.py state FILE ATTR     attribute data-ATTR of #flame-state
   html_page.py errors FILE         the text of #errors (the page's errors)
+  html_page.py text FILE ID        the text of the element of that id
   html_page.py rows FILE TABLE     the rows of table TABLE, cells by tabs
   html_page.py widest FILE         the frames listed in #flame-widest
   html_page.py outside FILE        every reference to outside the page:
@@ -204,6 +205,8 @@ def main():
         print(page(path).attrs.get("flame-state", {}).get("data-" + sys.argv[3], ""))
     elif cmd == "errors":
         print(page(path).text.get("errors", "MISSING #errors").strip())
+    elif cmd == "text":
+        sys.stdout.write(page(path).text.get(sys.argv[3], ""))
     elif cmd == "rows":
         for row in page(path).tables.get(sys.argv[3], []):
             print("\t".join(c.strip() for c in row))
