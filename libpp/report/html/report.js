@@ -197,9 +197,48 @@
 		drawn.push({ n: n, x: x, y: y, w: w });
 	}
 
+	/* children of n too narrow to draw, side by side: one grey box for
+	 * them when together they are wide enough */
+	function merged(n, run, scale) {
+		var x, w = run.samples * scale;
+
+		if (!run.nr || w < MIN_WIDTH)
+			return;
+		x = (run.x0 - x0[zoom]) * scale;
+		ctx.fillStyle = '#b9bcc2';
+		ctx.fillRect(x, (depth[n] + 1) * ROW, Math.max(w - 0.5, 0.5), ROW - 1);
+		drawn.push({ n: -1, parent: n, x: x, y: (depth[n] + 1) * ROW, w: w,
+			     nr: run.nr, samples: run.samples });
+	}
+
+	/* frame n and what is wide enough under it */
+	function drawTree(n, scale) {
+		var stack = [n], run = { nr: 0, samples: 0, x0: 0 }, k, c;
+
+		while (stack.length) {
+			n = stack.pop();
+			box(n, (x0[n] - x0[zoom]) * scale, depth[n] * ROW, total[n] * scale);
+			run.nr = run.samples = 0;
+			for (k = first[n]; k < first[n + 1]; k++) {
+				c = kids[k];
+				if (total[c] * scale >= MIN_WIDTH) {
+					merged(n, run, scale);
+					run.nr = run.samples = 0;
+					stack.push(c);
+					continue;
+				}
+				if (!run.nr)
+					run.x0 = x0[c];
+				run.nr++;
+				run.samples += total[c];
+			}
+			merged(n, run, scale);
+		}
+	}
+
 	function draw() {
 		var t = performance.now(), ratio = window.devicePixelRatio || 1;
-		var scale, stack, n, w, k, a, ancestors = [];
+		var scale, a, ancestors = [];
 
 		widthPx = canvas.parentNode.clientWidth || 1000;
 		canvas.style.height = (maxDepth + 1) * ROW + 'px';
@@ -213,20 +252,14 @@
 		/* the zoomed frame's ancestors span the width */
 		for (a = parent[zoom]; a >= 0; a = parent[a])
 			ancestors.push(a);
+		ctx.globalAlpha = 0.55;		/* faded: they are wider than drawn */
 		ancestors.forEach(function (p) {
 			box(p, 0, depth[p] * ROW, widthPx);
 		});
+		ctx.globalAlpha = 1;
 		scale = total[zoom] ? widthPx / total[zoom] : 0;
-		stack = [zoom];
-		while (stack.length) {
-			n = stack.pop();
-			w = total[n] * scale;
-			if (w < MIN_WIDTH)
-				continue;	/* its children are narrower still */
-			box(n, (x0[n] - x0[zoom]) * scale, depth[n] * ROW, w);
-			for (k = first[n]; k < first[n + 1]; k++)
-				stack.push(kids[k]);
-		}
+		if (scale)
+			drawTree(zoom, scale);
 		lastDraw = performance.now() - t;
 		describe();
 		showPath();
@@ -242,6 +275,9 @@
 				top = d;
 		}
 		state.setAttribute('data-frames', drawn.length);
+		state.setAttribute('data-merged', drawn.filter(function (f) {
+			return f.n < 0;
+		}).length);
 		state.setAttribute('data-nodes', nr);
 		state.setAttribute('data-source', data.source);
 		state.setAttribute('data-total', data.total);
@@ -253,7 +289,9 @@
 			list.id = 'flame-widest';
 			state.appendChild(list);
 		}
-		sorted = drawn.slice().sort(function (p, q) {
+		sorted = drawn.filter(function (f) {
+			return f.n >= 0;
+		}).sort(function (p, q) {
 			return q.w - p.w;
 		}).slice(0, 20);
 		list.textContent = '';
@@ -290,17 +328,26 @@
 		return whole ? (100 * part / whole).toFixed(2) + '%' : '0%';
 	}
 
+	function tipText(f) {
+		var n = f.n;
+
+		if (n < 0)
+			return f.nr + ' frame' + (f.nr > 1 ? 's' : '') + ' too narrow to draw: ' +
+				f.samples + ' samples (' + percent(f.samples, data.total) +
+				' of all); click to zoom in';
+		return names[nameOf[n]] + '\n' + total[n] + ' samples (' +
+			percent(total[n], data.total) + ' of all), self ' + self[n] +
+			(zoom ? ', ' + percent(total[n], total[zoom]) + ' of the zoomed frame' : '');
+	}
+
 	canvas.addEventListener('mousemove', function (ev) {
-		var f = frameAt(ev), n, r;
+		var f = frameAt(ev), r;
 
 		if (!f) {
 			tip.hidden = true;
 			return;
 		}
-		n = f.n;
-		tip.textContent = names[nameOf[n]] + '\n' + total[n] + ' samples (' +
-			percent(total[n], data.total) + ' of all), self ' + self[n] +
-			(zoom ? ', ' + percent(total[n], total[zoom]) + ' of the zoomed frame' : '');
+		tip.textContent = tipText(f);
 		tip.style.whiteSpace = 'pre-wrap';
 		r = canvas.getBoundingClientRect();
 		tip.style.left = Math.min(ev.clientX - r.left + 12, widthPx - 320) + 'px';
@@ -314,7 +361,7 @@
 		var f = frameAt(ev);
 
 		if (f) {
-			zoom = f.n;
+			zoom = f.n < 0 ? f.parent : f.n;
 			draw();
 		}
 	});
