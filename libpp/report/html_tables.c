@@ -14,6 +14,8 @@
 
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_hash.h"
+#include "libutil/op_hmap.h"
 
 /* the count and percent cells of counts, per class */
 static void put_counts(FILE *out, const uint64_t *counts, const uint64_t *totals,
@@ -118,30 +120,47 @@ static int lines_by_count(const void *pa, const void *pb)
 	       a->image < b->image ? -1 : a->image > b->image;
 }
 
+/* the line of (app, image) in v[0..*nr), added when new */
+static size_t line_of(struct op_hmap *index, struct image_line *v, size_t *nr,
+		      size_t app, size_t image, size_t nr_classes)
+{
+	uint64_t h = op_hash_combine(op_hash_u64(app), image);
+	struct op_hmap_iter it;
+	void *val;
+
+	for (val = op_hmap_first(index, h, &it); val; val = op_hmap_next(index, h, &it)) {
+		size_t k = (uintptr_t)val - 1;
+
+		if (v[k].app == app && v[k].image == image)
+			return k;
+	}
+	v[*nr].app = app;
+	v[*nr].image = image;
+	v[*nr].counts = op_xcalloc(nr_classes, sizeof(uint64_t));
+	if (op_hmap_insert(index, h, (void *)(uintptr_t)(*nr + 1)))
+		op_die(1, "out of memory");
+	return (*nr)++;
+}
+
 /* the rows of s summed per (application, image) into *lines */
 static size_t sum_images(struct pp_side *s, struct image_line **lines, uint64_t *totals)
 {
 	size_t nr_classes = s->p->nr_classes, nr = 0, i, k, c;
 	struct image_line *v = op_xcalloc(s->rows.nr + 1, sizeof(*v));
+	struct op_hmap index = OP_HMAP_INIT;
 
 	for (i = 0; i < s->rows.nr; i++) {
 		const struct pp_row *row = &s->rows.rows[i];
 
 		if (!any_count(row->counts, nr_classes))
 			continue;
-		for (k = 0; k < nr; k++)
-			if (v[k].app == row->app && v[k].image == row->image)
-				break;
-		if (k == nr) {
-			v[nr].app = row->app;
-			v[nr].image = row->image;
-			v[nr++].counts = op_xcalloc(nr_classes, sizeof(uint64_t));
-		}
+		k = line_of(&index, v, &nr, row->app, row->image, nr_classes);
 		for (c = 0; c < nr_classes; c++) {
 			v[k].counts[c] += row->counts[c];
 			totals[c] += row->counts[c];
 		}
 	}
+	op_hmap_release(&index);
 	if (nr)
 		qsort(v, nr, sizeof(*v), lines_by_count);
 	*lines = v;
