@@ -177,7 +177,8 @@ check '... with frames' test "$(state big frames)" -gt 100
 check '... and grey boxes for runs of frames too narrow to draw' \
 	test "$(state big merged)" -gt 0
 say "100000 stacks, $(state big nodes) trie nodes: first render $(state big render-ms) ms" \
-    "(draw $(state big draw-ms) ms), zoom redraw $(state big zoom-ms) ms," \
+    "(trie $(state big trie-ms) ms, drawing $(state big draw-ms) ms)," \
+    "zoom redraw $(state big zoom-ms) ms," \
     "page $(wc -c <big.html) bytes"
 
 # --- operf --callgraph ./callchain ----------------------------------------

@@ -82,17 +82,16 @@
 
 			for (i = 0; i < rows.length; i++) {
 				ok = !q || rows[i].textContent.toLowerCase().indexOf(q) >= 0;
-				rows[i].hidden = !ok;
+				if (rows[i].hidden === ok)	/* only changes restyle */
+					rows[i].hidden = !ok;
 				n += ok ? 1 : 0;
 			}
 			shown.textContent = n + ' of ' + rows.length + ' rows';
 		}
 		input.addEventListener('input', apply);
-		apply();
+		shown.textContent = table.tBodies[0].rows.length + ' rows';
 	}
 
-	Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), setupTable);
-	Array.prototype.forEach.call(document.querySelectorAll('input.filter'), setupFilter);
 
 	/* ---- the flame graph: the trie ------------------------------------ */
 
@@ -149,6 +148,7 @@
 
 	/* ---- the flame graph: drawing -------------------------------------- */
 
+	var trieMs = performance.now() - started;
 	var canvas = byId('flame-canvas'), ctx = canvas.getContext('2d');
 	var tip = byId('flame-tip'), state = byId('flame-state');
 	var ROW = 18, MIN_WIDTH = 0.5;
@@ -237,10 +237,11 @@
 	}
 
 	function draw() {
-		var t = performance.now(), ratio = window.devicePixelRatio || 1;
+		var t, ratio = window.devicePixelRatio || 1;
 		var scale, a, ancestors = [];
 
-		widthPx = canvas.parentNode.clientWidth || 1000;
+		widthPx = canvas.parentNode.clientWidth || 1000;	/* lays the page out */
+		t = performance.now();
 		canvas.style.height = (maxDepth + 1) * ROW + 'px';
 		canvas.width = Math.round(widthPx * ratio);
 		canvas.height = Math.round((maxDepth + 1) * ROW * ratio);
@@ -411,6 +412,10 @@
 
 	draw();
 	state.setAttribute('data-render-ms', (performance.now() - started).toFixed(2));
+	state.setAttribute('data-trie-ms', trieMs.toFixed(2));
+	Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), setupTable);
+	Array.prototype.forEach.call(document.querySelectorAll('input.filter'), setupFilter);
+	state.setAttribute('data-tables-ms', (performance.now() - started).toFixed(2));
 
 	/* zoom into the widest grandchild of the root and back: the time of
 	 * one redraw */
