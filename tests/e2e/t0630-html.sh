@@ -11,7 +11,8 @@
 #    rows -l -t 10 keeps, and the flame graph its total; two events are
 #    two columns of counts, as -l has them; asked (in the address) to
 #    search and zoom, the page matches compute_alpha's 1000 samples and
-#    zooms into run_all;
+#    zooms into run_all; to filter and sort the symbol table, it shows the
+#    rows that match, in the order asked;
 #  - nothing in the page points outside it (no http(s)://, src=, href=
 #    or url() but '#' anchors and data:);
 #  - Chromium runs the page's scripts without an error: #errors stays
@@ -118,6 +119,18 @@ check '... without errors' no_page_errors fxs
 check '... the search matched the 1000 samples of compute_alpha' \
 	test "$(state fxs matched)" = 1000
 check '... the zoomed frame is run_all' test "$(state fxs zoom)" = run_all
+check '... filtered by "compute_" and sorted by symbol name, it renders' \
+	render fx.html fxf '#filter=symbols-table:compute_&sort=symbols-table:3'
+check '... without errors' no_page_errors fxf
+check '... the rows shown are the compute_ ones, in name order' \
+	test "$($PAGE shown fxf.dom symbols-table | cut -f 4 | tr '\n' ' ')" = \
+	     "compute_alpha compute_beta compute_gamma "
+check '... sorted twice by samples, fewest first' \
+	render fx.html fxr '#sort=symbols-table:0&sort=symbols-table:0'
+check '... the rows are in the order of -l reversed' sh -c "
+	$PAGE shown fxr.dom symbols-table | cut -f 1 >fxr.counts &&
+	$PAGE rows fx.dom symbols-table | cut -f 1 | tac >fx.counts &&
+	diff -u fx.counts fxr.counts"
 check '... a malformed address is no error' render fx.html fxm '#zoom=%E0%A4%A'
 check '... without errors' no_page_errors fxm
 check 'opreport (image summary) exits 0' exits 0 fxsum --session-dir=out/callgraph

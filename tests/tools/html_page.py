@@ -7,6 +7,7 @@
   html_page.py errors FILE         the text of #errors (the page's errors)
   html_page.py text FILE ID        the text of the element of that id
   html_page.py rows FILE TABLE     the rows of table TABLE, cells by tabs
+  html_page.py shown FILE TABLE    those not hidden (by the page's filter)
   html_page.py widest FILE         the frames listed in #flame-widest
   html_page.py outside FILE        every reference to outside the page:
                                    src=, href=, url(), http(s):// that are
@@ -56,6 +57,7 @@ class Page(html.parser.HTMLParser):
             self.table = self.tables.setdefault(a["id"], [])
         elif tag == "tr" and self.table is not None:
             self.row = []
+            self.row_hidden = "hidden" in a
         elif tag in ("td", "th") and self.row is not None:
             self.cell = ""
         elif tag == "ol" and "id" in a:
@@ -70,7 +72,7 @@ class Page(html.parser.HTMLParser):
             self.table = None
         elif tag == "tr" and self.row is not None:
             if self.row and not self.row_is_head:
-                self.table.append(self.row)
+                self.table.append((self.row, self.row_hidden))
             self.row = None
         elif tag in ("td", "th") and self.cell is not None:
             self.row_is_head = tag == "th"
@@ -207,9 +209,10 @@ def main():
         print(page(path).text.get("errors", "MISSING #errors").strip())
     elif cmd == "text":
         sys.stdout.write(page(path).text.get(sys.argv[3], ""))
-    elif cmd == "rows":
-        for row in page(path).tables.get(sys.argv[3], []):
-            print("\t".join(c.strip() for c in row))
+    elif cmd in ("rows", "shown"):
+        for row, hidden in page(path).tables.get(sys.argv[3], []):
+            if cmd == "rows" or not hidden:
+                print("\t".join(c.strip() for c in row))
     elif cmd == "widest":
         for li in page(path).lis.get("flame-widest", []):
             print(li)

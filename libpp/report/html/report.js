@@ -120,7 +120,18 @@
 	for (i = 0; i < nr; i++)
 		first[i + 1] += first[i];
 	(function placeChildren() {
-		var fill = first.slice(0, nr), k, n, list;
+		var fill = first.slice(0, nr), k, n, list, order = [];
+		var rank = new Int32Array(names.length);
+
+		/* names in order once: children then sort by an integer */
+		for (k = 0; k < names.length; k++)
+			order.push(k);
+		order.sort(function (x, y) {
+			return names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0;
+		});
+		order.forEach(function (j, r) {
+			rank[j] = r;
+		});
 
 		for (i = 1; i < nr; i++)
 			kids[fill[parent[i]]++] = i;
@@ -129,9 +140,7 @@
 			if (first[n + 1] - first[n] > 1) {
 				list = Array.prototype.slice.call(kids, first[n], first[n + 1]);
 				list.sort(function (a, b) {
-					var x = names[nameOf[a]], y = names[nameOf[b]];
-
-					return x < y ? -1 : x > y ? 1 : 0;
+					return rank[nameOf[a]] - rank[nameOf[b]];
 				});
 				kids.set(list, first[n]);
 			}
@@ -433,8 +442,26 @@
 		state.setAttribute('data-zoom-ms', ((performance.now() - t) / 2).toFixed(2));
 	}
 
+	/* a table's rows filtered by TEXT, or sorted by column COL (from 0;
+	 * asked twice, the other way) */
+	function tableAsk(key, val) {
+		var colon = val.indexOf(':'), id = val.slice(0, colon), arg = val.slice(colon + 1);
+		var table = byId(id), input, th;
+
+		if (colon < 0 || !table || !table.tHead)
+			return;
+		if (key === 'filter') {
+			input = document.querySelector('input.filter[data-table="' + id + '"]');
+			input.value = arg;
+			input.dispatchEvent(new Event('input'));
+		} else if ((th = table.tHead.rows[0].cells[+arg])) {
+			th.click();
+		}
+	}
+
 	/* the address may ask for a search, a zoom (into the first frame of
-	 * that name) or the benchmark: #search=RE&zoom=NAME&bench */
+	 * that name), the benchmark, or a table filtered or sorted:
+	 * #search=RE&zoom=NAME&bench&filter=TABLE:TEXT&sort=TABLE:COL */
 	function asked() {
 		try {
 			return decodeURIComponent(location.hash.slice(1));
@@ -451,6 +478,8 @@
 		} else if (key === 'search') {
 			byId('flame-search').value = val;
 			search(val);
+		} else if (key === 'filter' || key === 'sort') {
+			tableAsk(key, val);
 		} else if (key === 'zoom') {
 			for (k = 1; k < nr; k++)
 				if (names[nameOf[k]] === val) {
