@@ -5,7 +5,8 @@
  * text of a <pre> (bytes, NULs included), and as JSON strings inside a
  * <script> element, where "</script>" must not end the element; and
  * the built-in style sheet and scripts, which must not end their own
- * elements either.
+ * elements either; and the page of a fixture session: its flame graph's
+ * data from the call-graph arcs, exactly, and its symbol table's rows.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "libpp/report/report_int.h"
+#include "libpp/report/tests/pp_test_report.h"
 
 struct escape_case {
 	int line;
@@ -129,12 +131,66 @@ static void test_assets(void **state)
 	}
 }
 
+/*
+ * The page of session "s"'s kernel samples (alpha 500, beta 200, delta
+ * 50; calls delta -> alpha 20, delta -> beta 10, alpha -> beta 30): no
+ * stack file, so the flame graph comes from the arcs, each function's
+ * own samples under its callers (beta's 200 split 30:10 between alpha
+ * and delta: 150 and 50); the symbol table's rows are -l's.
+ */
+static void test_page(void **state)
+{
+	static const char *const spec[] = { PP_TEST_K_ONLY, NULL };
+	static const char *const want[] = {
+		"<!DOCTYPE html>",
+		"Built from call-graph arcs only: the session has no stack file",
+		"\"source\":\"arcs\",\"total\":750,",
+		"<td class=\"n\">500</td><td class=\"n\">66.6667</td>"
+		"<td>no-vmlinux</td><td class=\"sym\">alpha</td>",
+		"<td class=\"n\">50</td><td class=\"n\"> 6.6667</td>"
+		"<td>no-vmlinux</td><td class=\"sym\">delta</td>",
+		"<div id=\"flame-state\" hidden></div>",
+		"</html>\n",
+	};
+	struct pp_test_fixture *f = *state;
+	struct pp_test_profile t;
+	struct pp_test_profile *tp = &t;
+	struct pp_report_opts o = { 0 };
+	struct op_err err = { 0 };
+	char *text = NULL;
+	size_t i;
+
+	pp_test_fixture_profile(&t, f, "s", spec, 0);
+	assert_int_equal(pp_test_report_run("html", &tp, 1, &o, &text, &err), 0);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(text, want[i]))
+			fail_msg("the page lacks '%s'", want[i]);
+	/*
+	 * names in the order first met; nodes (name, parent, self): all,
+	 * no-vmlinux, delta 50 under it, alpha 500 under delta (its one
+	 * caller), alpha as beta's caller, beta 150 under alpha and 50
+	 * under delta
+	 */
+	if (!strstr(text, "\"names\":[\"all\",\"no-vmlinux\",\"delta\",\"alpha\","
+		    "\"beta\"],\n\"nodes\":[" "0,-1,0," "1,0,0," "2,1,50," "3,2,500,"
+		    "3,1,0," "4,4,150," "4,2,50" "]}"))
+		fail_msg("the flame graph's data is not as expected: %s",
+			 strstr(text, "\"names\":"));
+	free(text);
+	pp_test_profile_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_assets),
 	};
+	const struct CMUnitTest page_tests[] = {
+		cmocka_unit_test(test_page),
+	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL) |
+	       cmocka_run_group_tests(page_tests, pp_test_fixture_setup,
+				      pp_test_fixture_teardown);
 }
