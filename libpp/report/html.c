@@ -73,9 +73,37 @@ static void header_text(FILE *f, void *data)
 	pp_outside_header(f, r, s);
 }
 
+/* what the recorder lost: samples, call-graph arcs, throttled events */
+static void put_lost(FILE *out, const struct pp_session_info *info)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	uint64_t arcs = odb_stats_lost_arcs(&info->stats);
+	size_t i;
+
+	if (odb_stats_describe_lost(&info->stats, &sb))
+		op_die(1, "out of memory");
+	if (sb.len)
+		op_strbuf_addch(&sb, '\n');
+	if (arcs)
+		op_strbuf_addf(&sb, "%" PRIu64 " call-graph arc%s not recorded: %s "
+			       "caller was in no known mapping (%s samples were "
+			       "recorded)\n", arcs, arcs == 1 ? " was" : "s were",
+			       arcs == 1 ? "its" : "their", arcs == 1 ? "its" : "their");
+	for (i = 0; i < info->stats.nr_throttled; i++)
+		op_strbuf_addf(&sb, "the kernel throttled event '%s': fewer samples "
+			       "than its rate asks for\n", info->stats.throttled[i]);
+	if (op_strbuf_failed(&sb))
+		op_die(1, "out of memory");
+	if (sb.len) {
+		fputs("<pre class=\"warn\" id=\"lost\">", out);
+		pp_html_put(out, sb.buf);
+		fputs("</pre>\n", out);
+	}
+	op_strbuf_release(&sb);
+}
+
 static void put_header(FILE *out, struct pp_report *r)
 {
-	struct op_strbuf lost = OP_STRBUF_INIT;
 
 	fputs("<header>\n<h1>Profile</h1>\n", out);
 	if (r->o->command_line) {
@@ -86,14 +114,8 @@ static void put_header(FILE *out, struct pp_report *r)
 	fputs("<pre id=\"run-header\">", out);
 	put_captured(out, header_text, r, false);
 	fputs("</pre>\n", out);
-	if (r->info && odb_stats_describe_lost(&r->info->stats, &lost))
-		op_die(1, "out of memory");
-	if (lost.len) {
-		fputs("<p class=\"warn\" id=\"lost\">", out);
-		pp_html_put(out, lost.buf);
-		fputs("</p>\n", out);
-	}
-	op_strbuf_release(&lost);
+	if (r->info)
+		put_lost(out, r->info);
 	fputs("</header>\n", out);
 }
 

@@ -9,7 +9,8 @@
 #    symbol table is opreport -l's, row for row; the image table has the
 #    image summary's lines of the application's images; -t 10 keeps the
 #    rows -l -t 10 keeps, and the flame graph its total; two events are
-#    two columns of counts, as -l has them; asked (in the address) to
+#    two columns of counts, as -l has them; what a session lost (samples,
+#    arcs, throttled events) is in the header; asked (in the address) to
 #    search and zoom, the page matches compute_alpha's 1000 samples and
 #    zooms into run_all; to filter and sort the symbol table, it shows the
 #    rows that match, in the order asked;
@@ -166,6 +167,35 @@ check 'opreport --format=html on it exits 0' \
 check '... opreport -l exits 0' exits 0 twol -l --session-dir=out/twocounts
 check '... the symbol table has both columns of opreport -l' \
 	same_rows two.html twol.out 2
+
+# what the recorder lost, in the header as opreport warns of it
+cat >fixtures/lost.json <<'EOF'
+{
+  "session_dir": "out/lost",
+  "events": [{"name": "cpu_clk_unhalted", "count": 100000, "unitmask": 0}],
+  "stats": {"total_samples": 1000, "lost_no_mapping": 30, "lost_bt_no_mapping": 2,
+            "throttled": ["cpu_clk_unhalted"]},
+  "profiles": [
+    {"binary": "build/fixture_nopie", "symbol_samples": {"main": 3}}
+  ]
+}
+EOF
+check 'mksamples.py writes a session that lost samples' mksession lost
+check 'opreport --format=html on it exits 0' \
+	exits 0 lost --format=html -o lost.html --session-dir=out/lost
+check '... opreport -l exits 0' exits 0 lostl -l --session-dir=out/lost
+# each of -l's warnings about the stats, in the page's #lost
+lost_lines() {
+	$PAGE text lost.html lost >lost.page &&
+	sed -n 's/^opreport: warning: //p' lostl.err | sed 's/; see .*//' |
+		grep -E 'lost|arc|throttled' >lost.want &&
+	test "$(wc -l <lost.want)" -ge 3 &&
+	while IFS= read -r l; do
+		grep -qF "${l%% (*}" lost.page || { say "not in the page: $l"; return 1; }
+	done <lost.want
+}
+check "... the page's header has -l's warnings on lost samples, arcs, throttling" \
+	lost_lines
 
 # a broken script shows in #errors and in the log: the checks can fail
 sed 's|<script>|<script>nosuchfunction();</script><script>|' fx.html >broken.html
