@@ -27,7 +27,8 @@
 #    stacks through them, the symbol table's counts are opreport -l's
 #    exactly, the header lines (CPU, event, the note of a fallback on
 #    cpu-clock) are -l's, a 1400x1000 screenshot is a picture (more than
-#    50 colours); operf without --callgraph: "call-graph arcs";
+#    50 colours); operf without --callgraph: "call-graph arcs"; per
+#    thread: arcs, saying why, and with --merge=all stacks again;
 #  - a differential profile with --format=html is a usage error.
 . "$top_srcdir/tests/lib.sh"
 need_python
@@ -268,6 +269,15 @@ if operf -e cpu-clock -d "$T/.perf" true >perf.out 2>&1; then
 	check '... Chromium renders it' render flat.html flat
 	check '... without errors' no_page_errors flat
 	check '... drawn from arcs' test "$(state flat source)" = arcs
+	check 'operf --callgraph --separate-thread ./callchain' \
+		profile thr --callgraph --separate-thread -d thr "$WORKLOADS/callchain"
+	check '... opreport --format=html per thread exits 0' \
+		exits 0 thrh --format=html -o thr.html --session-dir=thr
+	check '... the page says stack files do not tell threads apart (arcs)' \
+		grep -q 'arcs only: stack files do not tell threads, processes or CPUs apart' thr.html
+	check '... with --merge=all, from whole call stacks' sh -c "
+		'$OPREPORT' --format=html --merge=all -o thrm.html --session-dir=thr 2>/dev/null &&
+		grep -q 'from whole call stacks' thrm.html"
 	check 'a differential with --format=html: exit 2' \
 		exits 2 dif --format=html --session-dir=cg '{' '}' '{' '}'
 else
