@@ -133,8 +133,14 @@ check '... the rows are in the order of -l reversed' sh -c "
 	$PAGE shown fxr.dom symbols-table | cut -f 1 >fxr.counts &&
 	$PAGE rows fx.dom symbols-table | cut -f 1 | tac >fx.counts &&
 	diff -u fx.counts fxr.counts"
-check '... a malformed address is no error' render fx.html fxm '#zoom=%E0%A4%A'
+check '... a malformed address is no error' render fx.html fxm '#zoom=%E0%A4%A&search=run_all'
 check '... without errors' no_page_errors fxm
+check '... and what it asks for rightly is done' \
+	test "$(state fxm matched)" = "$($PAGE folded fx.html |
+		awk '/;run_all[; ]/ { s += $NF } END { print s + 0 }')"
+check '... a filter text with an escaped & in it renders' \
+	render fx.html fxa '#filter=symbols-table:a%26b'
+check '... and shows no row' test -z "$($PAGE shown fxa.dom symbols-table)"
 check 'opreport (image summary) exits 0' exits 0 fxsum --session-dir=out/callgraph
 # the summary's lines of fixture_pie's images: count, %, image
 check "... the page's image table has its images' lines" sh -c "

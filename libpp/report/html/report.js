@@ -462,16 +462,19 @@
 	/* the address may ask for a search, a zoom (into the first frame of
 	 * that name), the benchmark, or a table filtered or sorted:
 	 * #search=RE&zoom=NAME&bench&filter=TABLE:TEXT&sort=TABLE:COL */
-	function asked() {
+	function decoded(s) {
 		try {
-			return decodeURIComponent(location.hash.slice(1));
+			return decodeURIComponent(s);
 		} catch (e) {
-			return '';	/* not an address this page made */
+			return null;	/* not an address this page made */
 		}
 	}
-	asked().split('&').forEach(function (kv) {
-		var eq = kv.indexOf('='), key = eq < 0 ? kv : kv.slice(0, eq);
-		var val = eq < 0 ? '' : kv.slice(eq + 1), k;
+	location.hash.slice(1).split('&').forEach(function (kv) {
+		var eq = kv.indexOf('='), key = decoded(eq < 0 ? kv : kv.slice(0, eq));
+		var val = decoded(eq < 0 ? '' : kv.slice(eq + 1)), k;
+
+		if (key === null || val === null)
+			return;
 
 		if (key === 'bench') {
 			bench();
