@@ -152,7 +152,7 @@ static void put_flame(FILE *out, struct pp_report *r)
 	      "<span id=\"flame-match\"></span></div>\n"
 	      "<div id=\"flame-path\" class=\"path\"></div>\n"
 	      "<div id=\"flame-box\"><canvas id=\"flame-canvas\" width=\"1000\" "
-	      "height=\"200\"></canvas><div id=\"flame-tip\" hidden></div></div>\n"
+	      "height=\"200\" role=\"img\" aria-label=\"Flame graph\"></canvas><div id=\"flame-tip\" hidden></div></div>\n"
 	      "<div id=\"flame-state\" hidden></div>\n"
 	      "<script type=\"application/json\" id=\"flame-data\">", out);
 	fwrite(buf, 1, len, out);

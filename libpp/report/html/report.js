@@ -379,6 +379,12 @@
 		zoom = 0;
 		draw();
 	});
+	document.addEventListener('keydown', function (ev) {
+		if (ev.key === 'Escape' && zoom) {
+			zoom = 0;
+			draw();
+		}
+	});
 
 	/* search: frames whose name matches are highlighted; the share
 	 * counts each stack once, at its outermost match */
