@@ -28,7 +28,9 @@
 #    exactly, the header lines (CPU, event, the note of a fallback on
 #    cpu-clock) are -l's, a 1400x1000 screenshot is a picture (more than
 #    50 colours); operf without --callgraph: "call-graph arcs"; per
-#    thread: arcs, saying why, and with --merge=all stacks again;
+#    thread: arcs, saying why, and with --merge=all stacks again; a C++
+#    program's template names are escaped in the page, and the DOM's
+#    symbol table and flame graph have them as -l names them;
 #  - a differential profile with --format=html is a usage error.
 . "$top_srcdir/tests/lib.sh"
 need_python
@@ -284,6 +286,48 @@ if operf -e cpu-clock -d "$T/.perf" true >perf.out 2>&1; then
 	check '... with --merge=all, from whole call stacks' sh -c "
 		'$OPREPORT' --format=html --merge=all -o thrm.html --session-dir=thr 2>/dev/null &&
 		grep -q 'from whole call stacks' thrm.html"
+	# C++: names with < > & ( ) and blanks, through to the DOM
+	if command -v c++ >/dev/null 2>&1; then
+		cat >tmpl.cc <<'EOF'
+#include <vector>
+volatile unsigned long sink;
+template <typename T>
+__attribute__((noinline)) void spin_in(std::vector<T> &v, bool (*cmp)(int, int))
+{
+	unsigned long x = 1;
+	for (long i = 0; i < 100000000L; i++) {
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		if (cmp(x & 1, 0))
+			v[0] = (T)x;
+	}
+	sink = x;
+}
+bool operator_and_less(int a, int b) { return a < b && b > a; }
+int main()
+{
+	std::vector<long> v(1);
+	spin_in(v, operator_and_less);
+	return 0;
+}
+EOF
+		tmpl='void spin_in<long>(std::vector<long, std::allocator<long> >&, bool (*)(int, int))'
+		check 'a C++ program with templates' \
+			c++ -O1 -g -fno-omit-frame-pointer -o tmpl tmpl.cc
+		check '... operf --callgraph' profile cxx --callgraph -d cxx ./tmpl
+		check '... opreport --format=html exits 0' \
+			exits 0 cxxh --format=html -o cxx.html --session-dir=cxx
+		check '... the template name is escaped in the page' sh -c "
+			grep -qF 'spin_in&lt;long&gt;(std::vector&lt;long, std::allocator&lt;long&gt; &gt;&amp;' cxx.html &&
+			! sed '/<script/,/<\/script>/d' cxx.html | grep -qF 'spin_in<long>'"
+		check '... Chromium renders it' render cxx.html cxx
+		check '... without errors' no_page_errors cxx
+		check '... opreport -l exits 0' exits 0 cxxl -l --session-dir=cxx
+		check "... the page's symbol table is -l's, names and all" same_rows cxx.dom cxxl.out
+		check '... the template function is a frame of the flame graph' \
+			sh -c "$PAGE widest cxx.dom | grep -qxF '$tmpl'"
+	else
+		skip 'a C++ program with templates' 'no C++ compiler'
+	fi
 	check 'a differential with --format=html: exit 2' \
 		exits 2 dif --format=html --session-dir=cg '{' '}' '{' '}'
 else
