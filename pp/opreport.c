@@ -39,6 +39,7 @@ struct opreport_options {
 	int xml;
 	int callgrind;
 	int folded;		/* --format=folded */
+	int html;		/* --format=html */
 	char *format;
 	char *output_file;
 	char *sort;
@@ -62,7 +63,7 @@ static const struct poptOption options_table[] = {
 	  "show the samples of each address inside each symbol", NULL },
 	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
 	  "write the report in format NAME: text (the default), xml, callgrind, "
-	  "folded (collapsed stacks)",
+	  "folded (collapsed stacks), html (one page with a flame graph)",
 	  "NAME" },
 	{ "global-percent", '%', POPT_ARG_NONE, &opts.global_percent, 0,
 	  "make every percentage relative to the whole profile", NULL },
@@ -96,6 +97,7 @@ static const struct {
 	{ offsetof(struct opreport_options, xml), PP_MODE_XML },
 	{ offsetof(struct opreport_options, callgrind), PP_MODE_CALLGRIND },
 	{ offsetof(struct opreport_options, folded), PP_MODE_FOLDED },
+	{ offsetof(struct opreport_options, html), PP_MODE_HTML },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
 	{ offsetof(struct opreport_options, details), PP_MODE_SYMBOLS },
@@ -128,7 +130,7 @@ static bool shows_symbols(void)
 {
 	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
 	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind ||
-	       opts.folded;
+	       opts.folded || opts.html;
 }
 
 /* the flag of each --format name (text: none, the default) */
@@ -140,6 +142,7 @@ static const struct {
 	{ "xml", &opts.xml },
 	{ "callgrind", &opts.callgrind },
 	{ "folded", &opts.folded },
+	{ "html", &opts.html },
 };
 
 /* --format=NAME: sets its flag; 2 for a name no format has */
@@ -226,7 +229,8 @@ static int validate_differential(void)
 	const char *what = opts.xml ? "--xml" : opts.callgrind ? "--format=callgrind" :
 			   opts.callgraph ? "--callgraph" :
 			   opts.details ? "--details" :
-			   opts.folded ? "--format=folded" : NULL;
+			   opts.folded ? "--format=folded" :
+			   opts.html ? "--format=html" : NULL;
 
 	if (!what)
 		return 0;

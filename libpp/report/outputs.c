@@ -35,6 +35,11 @@ static const struct pp_output outputs[] = {
 		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
 		.write = pp_write_folded,
 	}, {
+		.name = "html",
+		.mode = PP_MODE_HTML,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,
+		.write = pp_write_html,
+	}, {
 		.name = "xml-callgraph",
 		.mode = PP_MODE_XML | PP_MODE_CALLGRAPH,
 		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_NAMES_AHEAD,

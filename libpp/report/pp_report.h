@@ -109,6 +109,7 @@ enum pp_mode {
 	PP_MODE_GMON = 1 << 6,		/* opgprof: a gprof gmon.out */
 	PP_MODE_CALLGRIND = 1 << 7,	/* opreport --format=callgrind */
 	PP_MODE_FOLDED = 1 << 8,	/* opreport --format=folded */
+	PP_MODE_HTML = 1 << 9,		/* opreport --format=html */
 };
 
 /* what an output needs prepared */
