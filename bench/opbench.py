@@ -64,17 +64,23 @@ GNU_TIME = "/usr/bin/time"
 
 def run(cmd, ok=(0,), stderr_to=None):
     """wall seconds of one run of cmd; exits unless its status is in ok"""
+    return run_cpu(cmd, ok, stderr_to)[0]
+
+
+def run_cpu(cmd, ok=(0,), stderr_to=None):
+    """(wall, cpu) seconds of one run of cmd, cpu being user + system time
+    of cmd and every process it waited for (all of a shell pipeline)"""
     err = open(stderr_to, "w") if stderr_to else subprocess.DEVNULL
     t0 = time.perf_counter()
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-    _, status, _ = os.wait4(child.pid, 0)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - t0
     if stderr_to:
         err.close()
     code = os.waitstatus_to_exitcode(status)
     if code not in ok:
         sys.exit("%s: %s exited with %d" % (os.path.basename(sys.argv[0]), " ".join(cmd), code))
-    return wall
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def timed_peak(cmd, ok=(0,)):
@@ -109,12 +115,14 @@ def peak(cmd, ok=(0,)):
 
 
 class Figure:
-    """the runs of one command: median wall, the wall range, and its peak"""
+    """the runs of one command: median wall, the wall range, and its peak;
+    the median cpu seconds when given"""
 
-    def __init__(self, walls, peak_mb):
+    def __init__(self, walls, peak_mb, cpus=None):
         self.wall = statistics.median(walls)
         self.lo, self.hi = min(walls), max(walls)
         self.peak = peak_mb
+        self.cpu = statistics.median(cpus) if cpus else None
 
     def spread(self):
         """how far the runs were from each other, in % of the median"""
@@ -126,12 +134,14 @@ def compare(cmds, runs, warmup=True, ok=(0,)):
     the commands taking turns, after one unmeasured warm-up round; the
     peak from one more run each (through GNU time, see peak())"""
     walls = [[] for _ in cmds]
+    cpus = [[] for _ in cmds]
     for r in range(runs + (1 if warmup else 0)):
         for i, cmd in enumerate(cmds):
             if cmd is None:
                 continue
-            w = run(cmd, ok)
+            w, c = run_cpu(cmd, ok)
             if r or not warmup:
                 walls[i].append(w)
-    return [Figure(w, peak(cmd, ok)) if cmd is not None else None
-            for w, cmd in zip(walls, cmds)]
+                cpus[i].append(c)
+    return [Figure(w, peak(cmd, ok), c) if cmd is not None else None
+            for w, c, cmd in zip(walls, cpus, cmds)]

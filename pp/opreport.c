@@ -39,6 +39,7 @@ struct opreport_options {
 	int xml;
 	int callgrind;
 	int folded;		/* --format=folded */
+	int html;		/* --format=html */
 	int pprof;		/* --format=pprof */
 	char *format;
 	char *output_file;
@@ -63,7 +64,8 @@ static const struct poptOption options_table[] = {
 	  "show the samples of each address inside each symbol", NULL },
 	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
 	  "write the report in format NAME: text (the default), xml, callgrind, "
-	  "folded (collapsed stacks), pprof (gzip-compressed profile.proto)",
+	  "folded (collapsed stacks), html (one page with a flame graph), "
+	  "pprof (gzip-compressed profile.proto)",
 	  "NAME" },
 	{ "global-percent", '%', POPT_ARG_NONE, &opts.global_percent, 0,
 	  "make every percentage relative to the whole profile", NULL },
@@ -97,6 +99,7 @@ static const struct {
 	{ offsetof(struct opreport_options, xml), PP_MODE_XML },
 	{ offsetof(struct opreport_options, callgrind), PP_MODE_CALLGRIND },
 	{ offsetof(struct opreport_options, folded), PP_MODE_FOLDED },
+	{ offsetof(struct opreport_options, html), PP_MODE_HTML },
 	{ offsetof(struct opreport_options, pprof), PP_MODE_PPROF },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
@@ -130,7 +133,7 @@ static bool shows_symbols(void)
 {
 	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
 	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind ||
-	       opts.pprof;
+	       opts.folded || opts.html || opts.pprof;
 }
 
 /* the flag of each --format name (text: none, the default) */
@@ -142,6 +145,7 @@ static const struct {
 	{ "xml", &opts.xml },
 	{ "callgrind", &opts.callgrind },
 	{ "folded", &opts.folded },
+	{ "html", &opts.html },
 	{ "pprof", &opts.pprof },
 };
 
@@ -231,6 +235,7 @@ static int validate_differential(void)
 			   opts.callgraph ? "--callgraph" :
 			   opts.details ? "--details" :
 			   opts.folded ? "--format=folded" :
+			   opts.html ? "--format=html" :
 			   opts.pprof ? "--format=pprof" : NULL;
 
 	if (!what)

@@ -141,11 +141,9 @@ static void put_name(struct cg *g, struct cg_names *n, const char *key, const ch
 /* file and line of key in table t (NULL file: none known) */
 static void line_of(struct pp_symtab *t, uint64_t key, const char **file, unsigned *line)
 {
-	const char *why;
-
 	*file = NULL;
 	*line = 0;
-	if (!t || pp_symtab_line(t, key, file, line, &why) || !*file || !**file) {
+	if (!t || pp_symtab_line(t, key, file, line, NULL) || !*file || !**file) {
 		*file = NULL;
 		*line = 0;
 	}

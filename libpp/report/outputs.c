@@ -32,13 +32,18 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "folded",
 		.mode = PP_MODE_FOLDED,
-		.needs = PP_NEEDS_SYMBOLS | PP_SELECTS_OWN | PP_SORTS_OWN,
+		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
 		.write = pp_write_folded,
 	}, {
 		.name = "pprof",
 		.mode = PP_MODE_PPROF,
 		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
 		.write = pp_write_pprof,
+	}, {
+		.name = "html",
+		.mode = PP_MODE_HTML,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,
+		.write = pp_write_html,
 	}, {
 		.name = "xml-callgraph",
 		.mode = PP_MODE_XML | PP_MODE_CALLGRAPH,

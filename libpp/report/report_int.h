@@ -185,6 +185,33 @@ struct pp_pprof {
  */
 int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err);
 
+/* the one-page HTML report (html.c) */
+int pp_write_html(struct pp_report *r, FILE *out, struct op_err *err);
+
+/* --- the HTML report's parts (html_*.c) ---------------------------------- */
+
+/* s as HTML text or a quoted attribute value: & < > " ' escaped */
+void pp_html_put(FILE *out, const char *s);
+/* len bytes of s as the text of a <pre>: & < > escaped, NUL as a blank */
+void pp_html_put_len(FILE *out, const char *s, size_t len);
+/* s as a JSON string with its quotes, safe inside a <script> element:
+ * '<', '>', '&' and control characters as \u escapes */
+void pp_json_put(FILE *out, const char *s);
+/*
+ * The flame graph's JSON of side s of r (html_flame.c): from the stack
+ * file, else from the arcs (s has them: PP_NEEDS_ARCS).  Returns 0 when
+ * it was made from stacks, else pp_stacks_load()'s error (-ENOENT: no
+ * stack file), the reason it was made from arcs.
+ */
+int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s);
+/* the symbol table and the image summary of side s (html_tables.c) */
+void pp_html_symbols(FILE *out, struct pp_report *r, struct pp_side *s);
+void pp_html_images(FILE *out, struct pp_report *r, struct pp_side *s);
+/* the files of html/, built in (html_assets.c, made from them) */
+extern const char pp_html_css[];
+extern const char pp_html_guard_js[];
+extern const char pp_html_js[];
+
 /* --- a buffered stream (out.c) ------------------------------------------ */
 
 struct pp_out {

@@ -167,7 +167,8 @@ uint64_t pp_symtab_vma(const struct pp_symtab *t, uint64_t key);
  * the rest is not (as addr2line names it).  Returns 0, or -ENOENT when
  * there is no line information (missing debug info: *why is
  * pp_symtab_no_lines(); or none at key).  *file and *why are borrowed
- * from the table.
+ * from the table.  why may be NULL: then the reason is not made (making
+ * it can read dpkg's file lists, for the package to name).
  */
 int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
 		   unsigned *line, const char **why);

@@ -446,6 +446,7 @@ struct symtab_priv {
 	const char *no_lines;		/* why a table has no lines, if known */
 	struct pp_lines *lines;		/* opened on the first line lookup */
 	bool lines_tried;
+	bool lines_why_due;		/* lines_why is to be made when asked */
 	char *lines_why;
 	int fd;				/* t->file for code, -1 until opened */
 	enum pp_demangle_mode demangle;	/* of the shown names */

@@ -147,10 +147,15 @@ static int open_lines(struct pp_symtab *t)
 	ret = pp_lines_open(e, &p->lines);
 	if (ret != -ENOENT)
 		return ret;
-	return no_debug_info(t);
+	/* no_debug_info() reads dpkg's file lists: only when asked (have_lines) */
+	p->lines_why_due = true;
+	return 0;
 }
 
-/* open the DWARF once; false (with the reason in *why) when there is none */
+/*
+ * open the DWARF once; false (with the reason in *why, when why is not
+ * NULL) when there is none
+ */
 static bool have_lines(struct pp_symtab *t, const char **why)
 {
 	struct symtab_priv *p = t->priv;
@@ -159,8 +164,14 @@ static bool have_lines(struct pp_symtab *t, const char **why)
 		p->no_lines = "out of memory";
 	if (p->lines)
 		return true;
-	if (why)
-		*why = p->lines_why ? p->lines_why : p->no_lines;
+	if (!why)
+		return false;
+	if (p->lines_why_due) {
+		p->lines_why_due = false;
+		if (no_debug_info(t) && !p->lines_why)
+			p->no_lines = "out of memory";
+	}
+	*why = p->lines_why ? p->lines_why : p->no_lines;
 	return false;
 }
 
@@ -174,7 +185,8 @@ int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
 		return -ENOENT;
 	ret = pp_lines_find(p->lines, pp_symtab_vma(t, key), file, line);
 	if (ret) {
-		*why = ret == -ENOMEM ? "out of memory" : "no line information at this address";
+		if (why)
+			*why = ret == -ENOMEM ? "out of memory" : "no line information at this address";
 		return -ENOENT;
 	}
 	return 0;

@@ -20,7 +20,8 @@
 #  - a stripped Debian program (xz, else bzip2): its folded lines sum to
 #    its samples in opreport's image summary;
 #  - a known stack set beside the callgraph fixture session: folded is
-#    golden, -c's self and total exact (recursion counted once).
+#    golden, also under -i, -e, -x and -t (which select the leaves);
+#    -c's self and total exact (recursion counted once).
 . "$top_srcdir/tests/lib.sh"
 need_perf
 cc=$WORKLOADS/callchain
@@ -252,6 +253,25 @@ fixture_pie;main;run_all;compute_alpha 9
 fixture_pie;main;run_all;compute_alpha;compute_gamma;compute_alpha 3
 GOLD
 check '... is the golden folded text' compare gfold.want gfold.out
+# the leaves are the rows shown: -t, -i, -e and -x select them as for -l
+# (the rows: compute_alpha 1000, compute_beta 500, compute_gamma 200,
+# run_all 10, main 5; printf 9 and strtoul 4 in libc)
+folded_sel() {	# NAME OPTION... : the golden lines of NAME.want
+	fs_name=$1; shift
+	"$OPREPORT" --format=folded --session-dir=out/callgraph "$@" >"$fs_name.out" 2>"$fs_name.err" &&
+		compare "$fs_name.want" "$fs_name.out"
+}
+grep compute_alpha gfold.want >galpha.want
+check '... -i compute_alpha: the stacks sampled in compute_alpha' folded_sel galpha -i compute_alpha
+grep -v compute_beta gfold.want >gnobeta.want
+check '... -e compute_beta: all but the stack sampled in it' folded_sel gnobeta -e compute_beta
+grep -v printf gfold.want >gown.want
+check "... -x: all but the stack sampled in libc's printf" folded_sel gown -x
+grep -v printf gfold.want >gthr.want
+check '... -t 10: the stacks sampled in the symbols over 10 %' folded_sel gthr -t 10
+echo 'fixture_pie;[libx.so];compute_beta 1' >gthr30.want
+check '... -t 20 -e compute_alpha: the one stack sampled in compute_beta' \
+	folded_sel gthr30 -t 20 -e compute_alpha
 check 'opreport -c on it exits 0' exits 0 gcg -c --session-dir=out/callgraph
 cgcol() {	# SYMBOL FIELD of -c's self and total section
 	sed -n '/^Self and total/,$p' gcg.out | awk -v s="$1" -v f="$2" '$NF == s { print $f; exit }'

@@ -13,7 +13,9 @@
 #  - with operf: callchain under --callgraph and split under two events:
 #    callgrind_annotate's totals and top functions are opreport -l's,
 #    --inclusive=yes gives main about all of callchain's samples and
-#    cg_caller at least cg_leaf's; calls sit at the source lines making them.
+#    cg_caller at least cg_leaf's; calls sit at the source lines making them;
+#  - an image without debug information: the export opens no dpkg file
+#    list (strace), which opannotate does to name the debug package.
 . "$top_srcdir/tests/lib.sh"
 need_python
 test -x "$OPREPORT" || skip_all "opreport is not built"
@@ -273,6 +275,57 @@ if test "$(id -u)" != 0; then
 		ro_refused
 else
 	skip '-o into a read-only directory' 'root writes there anyway'
+fi
+
+# --- no debug information: its reason (the dpkg package) is not looked up
+# A callgrind file has no place for why an image has no lines, and naming
+# the package reads every dpkg file list, once per image (bench/exports
+# found it was most of the export's time on a build's session): only a
+# tool that says it (opannotate) reads them.
+nodebug_bin=
+for c in /usr/bin/xz /usr/bin/bzip2 /usr/bin/gzip; do
+	if test -f "$c" && ! readelf -S "$c" 2>/dev/null | grep -q '\.debug_info'; then
+		nodebug_bin=$c
+		break
+	fi
+done
+if ! command -v strace >/dev/null 2>&1; then
+	skip 'callgrind reads no dpkg file list' 'strace is not installed'
+elif ! test -d /var/lib/dpkg/info; then
+	skip 'callgrind reads no dpkg file list' 'not a dpkg system'
+elif test -z "$nodebug_bin"; then
+	skip 'callgrind reads no dpkg file list' 'no xz, bzip2 or gzip without DWARF'
+else
+	cat >nodebug.json <<EOF
+{"session_dir": "out/nodebug", "cpu_type": "i386/skylake",
+ "events": [{"name": "cpu_clk_unhalted", "count": 100000, "unitmask": 0}],
+ "profiles": [{"binary": "$nodebug_bin", "event": 0, "samples": {"0x3000": 40}}]}
+EOF
+	# traced TRACE CMD...: the files CMD opens, in TRACE (no LeakSanitizer:
+	# it cannot run under ptrace)
+	traced() {
+		t_out=$1; shift
+		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat,open -o "$t_out" "$@"
+	}
+	nodebug_cg() {
+		python3 mksamples.py nodebug.json --quiet &&
+			traced nd.trace "$OPREPORT" --session-dir=out/nodebug \
+				--format=callgrind -o nd.cg 2>nd.err &&
+			grep -q '^totals: 40$' nd.cg
+	}
+	no_lists() {
+		grep -q '/var/lib/dpkg/info/' nd.trace || return 0
+		say "it opened $(grep -c /var/lib/dpkg/info/ nd.trace) dpkg files"
+		return 1
+	}
+	# the control: opannotate says the reason, so it reads the lists
+	nodebug_ann() {
+		traced nda.trace "$OPANNOTATE" --session-dir=out/nodebug --source >nda.out 2>&1
+		grep -q /var/lib/dpkg/info/ nda.trace && grep -q 'no debug information' nda.out
+	}
+	check "callgrind of a session of $nodebug_bin (no DWARF)" nodebug_cg
+	check '... opens no dpkg file list' no_lists
+	check '... which opannotate --source does, to name the package' nodebug_ann
 fi
 
 # --- operf sessions -----------------------------------------------------

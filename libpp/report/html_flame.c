@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The flame graph data of opreport --format=html: a trie of frame names,
+ * root first (all samples, then the application, then the outermost
+ * function down to the leaf), written as one JSON object that the page's
+ * script draws:
+ *
+ *	{"source":"stacks"|"arcs","total":N,
+ *	 "names":["all","app",...],
+ *	 "nodes":[NAME,PARENT,SELF, NAME,PARENT,SELF, ...]}
+ *
+ * NAME indexes names, PARENT a node before it (-1 for the root, node 0),
+ * SELF the samples (first class) of the stacks ending there; a node's
+ * total is its self plus its children's totals, which the script sums.
+ * Names are interned, so the data grows with distinct stacks, not with
+ * samples or name lengths.
+ *
+ * From the stack file's whole stacks when the session has one; else from
+ * the call-graph arcs, one level deep: each function's own samples under
+ * its application, split between its callers in proportion to the
+ * calls' counts (exact when a function has one caller), so the whole is
+ * still every sample of the profile.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpp/profile/pp_stacks.h"
+#include "libpp/report/report_int.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_hash.h"
+
+struct flame_node {
+	uint32_t name;
+	uint32_t parent;		/* UINT32_MAX: the root */
+	uint64_t self;			/* samples of the first class */
+};
+
+struct flame {
+	const char **names;		/* borrowed from the profile */
+	size_t nr_names;
+	struct op_hmap name_index;	/* hash of the text -> id + 1 */
+	struct flame_node *v;
+	size_t nr, alloc;
+	struct op_hmap child_index;	/* (parent, name) -> node + 1 */
+	uint64_t total;
+};
+
+static uint32_t name_id(struct flame *f, const char *name)
+{
+	uint64_t h = op_hash_str(name);
+	struct op_hmap_iter it;
+	void *val;
+
+	for (val = op_hmap_first(&f->name_index, h, &it); val;
+	     val = op_hmap_next(&f->name_index, h, &it))
+		if (!strcmp(f->names[(uintptr_t)val - 1], name))
+			return (uint32_t)((uintptr_t)val - 1);
+	f->names = op_xreallocarray(f->names, f->nr_names + 1, sizeof(*f->names));
+	f->names[f->nr_names++] = name;
+	if (op_hmap_insert(&f->name_index, h, (void *)(uintptr_t)f->nr_names))
+		op_die(1, "out of memory");
+	return (uint32_t)(f->nr_names - 1);
+}
+
+static uint32_t node_add(struct flame *f, uint32_t parent, uint32_t name)
+{
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? f->alloc * 2 : 1024;
+		f->v = op_xreallocarray(f->v, f->alloc, sizeof(*f->v));
+	}
+	f->v[f->nr].name = name;
+	f->v[f->nr].parent = parent;
+	f->v[f->nr].self = 0;
+	return (uint32_t)f->nr++;
+}
+
+/* the child of parent named name, made on first use */
+static uint32_t child(struct flame *f, uint32_t parent, const char *name)
+{
+	uint32_t id = name_id(f, name), n;
+	uint64_t h = op_hash_combine(op_hash_u64(parent), id);
+	struct op_hmap_iter it;
+	void *val;
+
+	for (val = op_hmap_first(&f->child_index, h, &it); val;
+	     val = op_hmap_next(&f->child_index, h, &it)) {
+		n = (uint32_t)((uintptr_t)val - 1);
+		if (f->v[n].parent == parent && f->v[n].name == id)
+			return n;
+	}
+	n = node_add(f, parent, id);
+	if (op_hmap_insert(&f->child_index, h, (void *)((uintptr_t)n + 1)))
+		op_die(1, "out of memory");
+	return n;
+}
+
+static void add_samples(struct flame *f, uint32_t node, uint64_t count)
+{
+	f->v[node].self += count;
+	f->total += count;
+}
+
+static void from_stacks(struct flame *f, struct pp_side *side, const struct pp_stacks *st)
+{
+	size_t i, k;
+
+	for (i = 0; i < st->nr; i++) {
+		const struct pp_stack *s = &st->v[i];
+		uint32_t n;
+
+		if (!s->counts[0])
+			continue;
+		n = child(f, 0, pp_names_app(&side->names, s->app));
+		for (k = s->nr_frames; k-- > 0;) {
+			const struct pp_stack_frame *fr = &s->frames[k];
+
+			n = child(f, n, fr->image == SIZE_MAX ? fr->other :
+				  pp_shown_name(side->p, fr->image, fr->sym));
+		}
+		add_samples(f, n, s->counts[0]);
+	}
+}
+
+static const char *row_name(struct pp_side *s, const struct pp_row *row)
+{
+	return pp_shown_name(s->p, row->image, row->sym);
+}
+
+/* row's own samples, split between its callers (list[0..nr)) */
+static void split_row(struct flame *f, struct pp_side *s, const struct pp_row *row,
+		      const struct pp_arc_entry *list, size_t nr)
+{
+	uint32_t app = child(f, 0, pp_names_app(&s->names, row->app));
+	uint64_t own = row->counts[0], calls = 0, given = 0, part;
+	size_t k;
+
+	for (k = 0; k < nr; k++)
+		if (list[k].row != row)
+			calls += list[k].counts[0];
+	if (!calls) {
+		add_samples(f, child(f, app, row_name(s, row)), own);
+		return;
+	}
+	for (k = 0; k < nr; k++) {
+		uint32_t caller;
+
+		if (list[k].row == row || !list[k].counts[0])
+			continue;
+		part = (uint64_t)((double)own * ((double)list[k].counts[0] / (double)calls));
+		if (part > own - given)
+			part = own - given;
+		caller = child(f, app, row_name(s, list[k].row));
+		add_samples(f, child(f, caller, row_name(s, row)), part);
+		given += part;
+	}
+	/* what rounding left over: under the first caller */
+	if (own > given)
+		for (k = 0; k < nr; k++)
+			if (list[k].row != row && list[k].counts[0]) {
+				uint32_t caller = child(f, app, row_name(s, list[k].row));
+
+				add_samples(f, child(f, caller, row_name(s, row)), own - given);
+				break;
+			}
+}
+
+static void from_arcs(struct flame *f, struct pp_side *s)
+{
+	struct pp_arc_entry *buf = op_xcalloc(s->arcs.nr + 2, sizeof(*buf));
+	size_t i, nr;
+
+	for (i = 0; i < s->rows.nr; i++) {
+		const struct pp_row *row = &s->rows.rows[i];
+
+		if (!row->sym || !row->counts[0])
+			continue;
+		nr = pp_arcs_list(&s->arcs, &s->rows, row, false, false, buf);
+		split_row(f, s, row, buf, nr);
+	}
+	free(buf);
+}
+
+static void write_json(FILE *out, const struct flame *f, bool stacks)
+{
+	size_t i;
+
+	fprintf(out, "{\"source\":\"%s\",\"total\":%" PRIu64 ",\"names\":[",
+		stacks ? "stacks" : "arcs", f->total);
+	for (i = 0; i < f->nr_names; i++) {
+		if (i)
+			fputc(',', out);
+		pp_json_put(out, f->names[i]);
+		if (i % 64 == 63)
+			fputc('\n', out);
+	}
+	fputs("],\n\"nodes\":[", out);
+	for (i = 0; i < f->nr; i++) {
+		const struct flame_node *n = &f->v[i];
+
+		fprintf(out, "%s%" PRIu32 ",%" PRId64 ",%" PRIu64, i ? "," : "", n->name,
+			n->parent == UINT32_MAX ? (int64_t)-1 : (int64_t)n->parent, n->self);
+		if (i % 32 == 31)
+			fputc('\n', out);
+	}
+	fputs("]}", out);
+}
+
+int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s)
+{
+	struct flame f = { 0 };
+	struct pp_stacks st;
+	int ret;
+
+	op_hmap_init(&f.name_index);
+	op_hmap_init(&f.child_index);
+	node_add(&f, UINT32_MAX, name_id(&f, "all"));
+	ret = pp_stacks_load(&st, s->p, r->notes);
+	if (!ret)
+		from_stacks(&f, s, &st);
+	else
+		from_arcs(&f, s);
+	write_json(out, &f, !ret);
+	pp_stacks_release(&st);
+	op_hmap_release(&f.child_index);
+	op_hmap_release(&f.name_index);
+	free(f.v);
+	free(f.names);
+	return ret;
+}
