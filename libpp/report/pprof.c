@@ -148,12 +148,15 @@ static void remember(struct op_hmap *map, const struct key *k, size_t i)
 		op_die(1, "out of memory");
 }
 
-/* file and line of key in t, or NULL and 0 */
+/*
+ * file and line of key in t, or NULL and 0 (without the reason when there
+ * is none: making it can read every dpkg file list, for each image)
+ */
 static const char *line_of(struct pp_symtab *t, uint64_t key, unsigned *line)
 {
-	const char *file, *why;
+	const char *file;
 
-	if (pp_symtab_line(t, key, &file, line, &why) || !file || !*file) {
+	if (pp_symtab_line(t, key, &file, line, NULL) || !file || !*file) {
 		*line = 0;
 		return NULL;
 	}
@@ -170,12 +173,11 @@ static int64_t own_line(struct pp_symtab *t, uint64_t key, const char *fn_file,
 			const char *file, unsigned line)
 {
 	struct pp_inline v[MAX_INLINES];
-	const char *why;
 	int n;
 
 	if (!strcmp(file, fn_file))
 		return line;
-	n = pp_symtab_inlines(t, key, v, MAX_INLINES, &why);
+	n = pp_symtab_inlines(t, key, v, MAX_INLINES, NULL);
 	if (n <= 0 || n > MAX_INLINES || strcmp(v[n - 1].call_file, fn_file))
 		return 0;
 	return v[n - 1].call_line;
