@@ -40,6 +40,7 @@ struct opreport_options {
 	int callgrind;
 	int folded;		/* --format=folded */
 	int html;		/* --format=html */
+	int pprof;		/* --format=pprof */
 	char *format;
 	char *output_file;
 	char *sort;
@@ -63,7 +64,8 @@ static const struct poptOption options_table[] = {
 	  "show the samples of each address inside each symbol", NULL },
 	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
 	  "write the report in format NAME: text (the default), xml, callgrind, "
-	  "folded (collapsed stacks), html (one page with a flame graph)",
+	  "folded (collapsed stacks), html (one page with a flame graph), "
+	  "pprof (gzip-compressed profile.proto)",
 	  "NAME" },
 	{ "global-percent", '%', POPT_ARG_NONE, &opts.global_percent, 0,
 	  "make every percentage relative to the whole profile", NULL },
@@ -98,6 +100,7 @@ static const struct {
 	{ offsetof(struct opreport_options, callgrind), PP_MODE_CALLGRIND },
 	{ offsetof(struct opreport_options, folded), PP_MODE_FOLDED },
 	{ offsetof(struct opreport_options, html), PP_MODE_HTML },
+	{ offsetof(struct opreport_options, pprof), PP_MODE_PPROF },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
 	{ offsetof(struct opreport_options, details), PP_MODE_SYMBOLS },
@@ -130,7 +133,7 @@ static bool shows_symbols(void)
 {
 	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
 	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind ||
-	       opts.folded || opts.html;
+	       opts.folded || opts.html || opts.pprof;
 }
 
 /* the flag of each --format name (text: none, the default) */
@@ -143,6 +146,7 @@ static const struct {
 	{ "callgrind", &opts.callgrind },
 	{ "folded", &opts.folded },
 	{ "html", &opts.html },
+	{ "pprof", &opts.pprof },
 };
 
 /* --format=NAME: sets its flag; 2 for a name no format has */
@@ -201,8 +205,9 @@ static int validate(struct pp_report_opts *ro)
 
 	if (parse_format())
 		return 2;
-	if (opts.callgrind && (opts.xml || opts.accumulated || opts.global_percent)) {
-		op_usage_error("--format=callgrind cannot be combined with %s",
+	if ((opts.callgrind || opts.pprof) &&
+	    (opts.xml || opts.accumulated || opts.global_percent)) {
+		op_usage_error("--format=%s cannot be combined with %s", opts.format,
 			       opts.xml ? "--xml" : opts.accumulated ? "--accumulated" :
 			       "--global-percent");
 		return 2;
@@ -230,7 +235,8 @@ static int validate_differential(void)
 			   opts.callgraph ? "--callgraph" :
 			   opts.details ? "--details" :
 			   opts.folded ? "--format=folded" :
-			   opts.html ? "--format=html" : NULL;
+			   opts.html ? "--format=html" :
+			   opts.pprof ? "--format=pprof" : NULL;
 
 	if (!what)
 		return 0;

@@ -28,6 +28,8 @@ struct pp_stack_frame {
 				 * image without samples of the profile */
 	const struct pp_sym *sym;	/* its symbol; NULL when image is SIZE_MAX */
 	const char *other;	/* image SIZE_MAX: how reports name the image */
+	uint64_t offset;	/* the frame's key in its image (the sampled
+				 * address, else a return address) */
 };
 
 struct pp_stack {

@@ -142,6 +142,7 @@ static void add_stack(struct pp_stacks *s, struct pp_profile *p,
 
 		f->image = m->image;
 		f->other = m->other;
+		f->offset = st->frames[i].offset;
 		if (m->image != SIZE_MAX) {
 			f->sym = pp_symtab_hold(pp_image_symtab(p, m->image),
 						st->frames[i].offset);

@@ -368,42 +368,10 @@ static void put_row(struct cg *g, const struct pp_row *row)
 	put_calls(g, row, w);
 }
 
-/*
- * The column names: each class's event (or, when the classes are not
- * events, its name) as an identifier, [A-Za-z0-9_] with '_' for the
- * rest; "_N" (the class's number from 1) added to a name taken already
- */
-static char **event_ids(const struct pp_profile *p)
-{
-	char **ids = op_xcalloc(p->nr_classes + 1, sizeof(*ids));
-	size_t i, k;
-
-	for (i = 0; i < p->nr_classes; i++) {
-		const struct pp_class *c = &p->classes[i];
-		const char *s = p->axis == PP_AXIS_EVENT ? c->t.event : c->name;
-		struct op_strbuf sb = OP_STRBUF_INIT;
-
-		for (; s && *s; s++)
-			op_strbuf_addch(&sb, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-					(*s >= '0' && *s <= '9') ? *s : '_');
-		if (!sb.len)
-			op_strbuf_addstr(&sb, "samples");
-		for (k = 0; k < i; k++)
-			if (!strcmp(ids[k], sb.buf)) {
-				op_strbuf_addf(&sb, "_%zu", i + 1);
-				break;
-			}
-		if (op_strbuf_failed(&sb))
-			op_die(1, "out of memory");
-		ids[i] = op_strbuf_detach(&sb);
-	}
-	return ids;
-}
-
 static void put_header(struct cg *g, const struct pp_report *r)
 {
 	const char *cmd = r->info ? r->info->run.command : NULL;
-	char **ids = event_ids(g->p);
+	char **ids = pp_class_ids(g->p);
 	size_t c;
 
 	pp_out_str(&g->out, "# callgrind format\nversion: 1\ncreator: " PACKAGE_NAME

@@ -15,6 +15,7 @@
 
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
 #include "libutil/op_quote.h"
 
 /* a file's path and base name, and whose it is (an app or an image) */
@@ -174,4 +175,31 @@ const char *pp_names_image(struct pp_names *nm, size_t image)
 							 nm->long_names ||
 							 nm->image_ambiguous[image]);
 	return nm->image_display[image];
+}
+
+char **pp_class_ids(const struct pp_profile *p)
+{
+	char **ids = op_xcalloc(p->nr_classes + 1, sizeof(*ids));
+	size_t i, k;
+
+	for (i = 0; i < p->nr_classes; i++) {
+		const struct pp_class *c = &p->classes[i];
+		const char *s = p->axis == PP_AXIS_EVENT ? c->t.event : c->name;
+		struct op_strbuf sb = OP_STRBUF_INIT;
+
+		for (; s && *s; s++)
+			op_strbuf_addch(&sb, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+					(*s >= '0' && *s <= '9') ? *s : '_');
+		if (!sb.len)
+			op_strbuf_addstr(&sb, "samples");
+		for (k = 0; k < i; k++)
+			if (!strcmp(ids[k], sb.buf)) {
+				op_strbuf_addf(&sb, "_%zu", i + 1);
+				break;
+			}
+		if (op_strbuf_failed(&sb))
+			op_die(1, "out of memory");
+		ids[i] = op_strbuf_detach(&sb);
+	}
+	return ids;
 }

@@ -35,6 +35,11 @@ static const struct pp_output outputs[] = {
 		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
 		.write = pp_write_folded,
 	}, {
+		.name = "pprof",
+		.mode = PP_MODE_PPROF,
+		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
+		.write = pp_write_pprof,
+	}, {
 		.name = "html",
 		.mode = PP_MODE_HTML,
 		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,

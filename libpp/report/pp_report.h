@@ -110,6 +110,7 @@ enum pp_mode {
 	PP_MODE_CALLGRIND = 1 << 7,	/* opreport --format=callgrind */
 	PP_MODE_FOLDED = 1 << 8,	/* opreport --format=folded */
 	PP_MODE_HTML = 1 << 9,		/* opreport --format=html */
+	PP_MODE_PPROF = 1 << 10,	/* opreport --format=pprof */
 };
 
 /* what an output needs prepared */

@@ -110,6 +110,81 @@ struct pp_stacks;
 void pp_write_inclusive(FILE *out, const struct pp_stacks *st, struct pp_side *s);
 /* collapsed stacks from the stack file (folded.c) */
 int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err);
+/* pprof's profile.proto, gzip-compressed (pprof.c) */
+int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err);
+
+/*
+ * The classes of p as identifiers, for the formats that name their
+ * columns: each class's event (or, when the classes are not events, its
+ * name), [A-Za-z0-9_] with '_' for the rest, "samples" when empty; "_N"
+ * (the class's number from 1) added to a name taken already.  The caller
+ * frees each and the array (names.c).
+ */
+char **pp_class_ids(const struct pp_profile *p);
+
+/* --- a pprof profile as plain arrays (pprof.c fills, pprof_encode.c writes) */
+
+/*
+ * Strings are indexes into strings[] (0 is ""); mapping, function and
+ * location references are ids, their index + 1 (0: none), as in the
+ * format.
+ */
+struct pp_pprof_mapping {
+	uint64_t start, limit;		/* the addresses used, [start, limit) */
+	uint64_t offset;		/* the file offset at start */
+	size_t file, build_id;		/* strings */
+	bool has_lines;			/* some location has a source line */
+};
+
+struct pp_pprof_function {
+	size_t name, system_name, file;	/* strings */
+	int64_t start_line;		/* 0: unknown */
+};
+
+struct pp_pprof_location {
+	uint64_t mapping;		/* id, 0: none */
+	uint64_t address;
+	uint64_t function;		/* id */
+	int64_t line;			/* 0: unknown */
+};
+
+struct pp_pprof {
+	char **strings;			/* owned */
+	size_t nr_strings, alloc_strings;
+	struct op_hmap string_index;	/* hash -> index + 1 */
+	size_t nr_types;		/* values per sample (the classes) */
+	size_t *types, *units;		/* [nr_types]: strings */
+	size_t default_type;		/* string: the type readers show first */
+	size_t period_type, period_unit;	/* strings, 0 when no period */
+	int64_t period;
+	size_t *comments;		/* strings */
+	size_t nr_comments;
+	int64_t time_nanos;		/* when the run started (Unix time), 0:
+					 * unknown */
+	size_t label_key;		/* the samples' one label, or 0 */
+	struct pp_pprof_mapping *mappings;
+	size_t nr_mappings, alloc_mappings;
+	struct pp_pprof_function *functions;
+	size_t nr_functions, alloc_functions;
+	struct pp_pprof_location *locations;
+	size_t nr_locations, alloc_locations;
+	/* sample i: location ids frames[first[i] .. first[i + 1]), leaf
+	 * first; values[i * nr_types ...]; label value labels[i] */
+	uint64_t *frames;
+	size_t nr_frames, alloc_frames;
+	size_t *first;			/* [nr_samples + 1] */
+	int64_t *values;
+	size_t *labels;			/* strings, 0: no label */
+	size_t nr_samples, alloc_samples;
+};
+
+/*
+ * Write m to out in the profile.proto encoding, gzip-compressed (m is
+ * only read).  Returns 0, or -EIO when out cannot be written, -ENOMEM,
+ * with err set.
+ */
+int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err);
+
 /* the one-page HTML report (html.c) */
 int pp_write_html(struct pp_report *r, FILE *out, struct op_err *err);
 

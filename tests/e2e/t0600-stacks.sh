@@ -242,51 +242,8 @@ check 'mksamples.py writes the callgraph fixture session' mksession callgraph
 # symbols (mksamples.py's own lookup), and one of an image and one of an
 # application the profile does not have
 write_stacks() {
-	python3 - "$1" "$FIX/build/fixture_pie" <<'PY'
-import os, struct, sys
-sys.path.insert(0, os.environ["MKSAMPLES_DIR"])
-import mksamples
-cur, binary = sys.argv[1] + "/samples/current", sys.argv[2]
-app = libc = ev = None
-for d, _dirs, files in os.walk(cur):
-    for f in files:
-        rel = os.path.relpath(os.path.join(d, f), cur)
-        if "/{dep}/" not in rel or "{cg}" in rel:
-            continue
-        a, rest = rel.split("/{dep}/", 1)
-        img = rest.rsplit("/", 1)[0]
-        ev = ".".join(f.split(".")[:3])
-        app = a
-        if img.endswith("libc.so.6"):
-            libc = img
-def sym(name, path=binary):
-    return mksamples.symbol_range(path, name)[0]
-images = [app, libc, "{root}/opt/none/libx.so", "{root}/bin/other"]
-A, L, X, O = 0, 1, 2, 3
-stacks = [
-    (A, [(A, sym("compute_alpha")), (A, sym("run_all")), (A, sym("main"))], 7),
-    (A, [(A, sym("compute_alpha")), (A, sym("compute_gamma")),
-         (A, sym("compute_alpha") + 1), (A, sym("run_all")), (A, sym("main"))], 3),
-    (A, [(A, sym("compute_alpha") + 1), (A, sym("run_all")), (A, sym("main"))], 2),
-    (A, [(L, sym("printf", "/usr/lib/x86_64-linux-gnu/libc.so.6")), (A, sym("main"))], 4),
-    (A, [(A, sym("compute_beta")), (X, 0x10)], 1),
-    (O, [(O, 0x10)], 100),
-]
-def rec(t, body):
-    body += b"\0" * (-(8 + len(body)) % 8)
-    return struct.pack("=II", t, 8 + len(body)) + body
-recs = rec(1, ev.encode() + b"\0")
-for i in images:
-    recs += rec(2, i.encode() + b"\0")
-for a, frames, n in stacks:
-    recs += rec(3, struct.pack("=IIQ", a, len(frames), n) +
-                b"".join(struct.pack("=IIQ", im, 0, off) for im, off in frames))
-hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", 1, 1, len(recs), 1 << 20, 0) + b"\0" * 24
-open(cur + "/stacks", "wb").write(hdr + recs)
-PY
+	python3 "$top_srcdir/tests/tools/fixture_stacks.py" "$1" "$FIX/build/fixture_pie"
 }
-MKSAMPLES_DIR=$(dirname "$MKSAMPLES")
-export MKSAMPLES_DIR
 check '... with a stack file of known stacks' write_stacks out/callgraph
 check 'opreport --format=folded on it exits 0' exits 0 gfold --format=folded --session-dir=out/callgraph
 cat >gfold.want <<'GOLD'

@@ -88,13 +88,22 @@ void pp_test_fixture_profile(struct pp_test_profile *t, struct pp_test_fixture *
 int pp_test_report_run(const char *output, struct pp_test_profile *const *t, size_t nr,
 		       const struct pp_report_opts *o, char **text, struct op_err *err)
 {
+	size_t len;
+
+	return pp_test_report_run_len(output, t, nr, o, text, &len, err);
+}
+
+int pp_test_report_run_len(const char *output, struct pp_test_profile *const *t,
+			   size_t nr, const struct pp_report_opts *o, char **text,
+			   size_t *len, struct op_err *err)
+{
 	const struct pp_output *out = pp_output_find(output);
 	struct pp_report_input in = {
 		.nr_profiles = nr,
 		.o = o,
 		.notes = &t[0]->notes,
 	};
-	size_t len = 0, i;
+	size_t i;
 	FILE *mem;
 	int ret;
 
@@ -103,7 +112,8 @@ int pp_test_report_run(const char *output, struct pp_test_profile *const *t, siz
 	for (i = 0; i < nr; i++)
 		in.profiles[i] = &t[i]->p;
 	*text = NULL;
-	mem = open_memstream(text, &len);
+	*len = 0;
+	mem = open_memstream(text, len);
 	assert_non_null(mem);
 	ret = pp_report_run(out, &in, mem, err);
 	assert_int_equal(fclose(mem), 0);

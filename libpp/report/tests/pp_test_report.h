@@ -106,6 +106,10 @@ void pp_test_fixture_profile(struct pp_test_profile *t, struct pp_test_fixture *
  */
 int pp_test_report_run(const char *output, struct pp_test_profile *const *t, size_t nr,
 		       const struct pp_report_opts *o, char **text, struct op_err *err);
+/* the same, with the length of *text (a binary output) in *len */
+int pp_test_report_run_len(const char *output, struct pp_test_profile *const *t,
+			   size_t nr, const struct pp_report_opts *o, char **text,
+			   size_t *len, struct op_err *err);
 
 /* fail (naming the row's line) unless got is want, showing where they part */
 void pp_test_same_text(int line, const char *got, const char *want);

@@ -256,6 +256,8 @@ static void test_choose(void **state)
 		{ __LINE__, PP_MODE_SOURCE, "source" },
 		{ __LINE__, PP_MODE_ASSEMBLY | PP_MODE_SOURCE, "assembly-source" },
 		{ __LINE__, PP_MODE_SOURCE | PP_MODE_SYMBOLS, "symbols" },
+		{ __LINE__, PP_MODE_PPROF, "pprof" },
+		{ __LINE__, PP_MODE_PPROF | PP_MODE_SYMBOLS | PP_MODE_CALLGRAPH, "pprof" },
 	};
 	static const char *const names[] = {
 		"diff", "xml-callgraph", "xml", "callgraph", "symbols", "assembly-source",

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * opreport --format=pprof: the profile as pprof's profile.proto
+ * (gzip-compressed), read by go tool pprof, Parca and Pyroscope.  This
+ * file decides what the profile holds, as plain arrays (struct pp_pprof,
+ * report_int.h); pprof_encode.c writes them.
+ *
+ *	sample types   one per class: its event (pp_class_ids()), unit
+ *	               "count" (values are samples, as opreport counts them);
+ *	               the first is the default, the one readers show
+ *	period         the first class's count (events per sample): unit
+ *	               "nanoseconds" for the software clocks, else "count"
+ *	samples        each whole stack of the session's stack file whose
+ *	               leaf symbol is shown (-t, -i, -e, -x as opreport -l
+ *	               selects rows), frames leaf first, with its counts and
+ *	               an "app" label; then, per shown symbol, the samples
+ *	               that no stack covers (all of them without a stack
+ *	               file) as one-frame samples at their own addresses, so
+ *	               every symbol's self samples are exactly opreport -l's
+ *	locations      one per (image, address): the address as opreport -w
+ *	               shows it (the symbol's link-time address plus the
+ *	               offset into it; return addresses less one, the call
+ *	               instruction), the function, the source line when the
+ *	               debug information has one in the function's own file
+ *	functions      one per symbol: the shown (demangled) and raw names,
+ *	               the source file and line of its first address
+ *	mappings       one per image: its path and build-id, the range of
+ *	               the addresses used and the file offset of the first
+ *	comments       opreport's header lines, the profiled command, and
+ *	               whether the stacks are whole
+ *	time           when the session says the run started
+ *
+ * Frames in images the profile has no samples of (pp_stacks.h's "other"
+ * frames) are locations without a mapping, named as opreport names them.
+ * Everything is interned with hash maps: the work follows distinct
+ * stacks and addresses.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "libpp/profile/pp_stacks.h"
+#include "libpp/report/report_int.h"
+#include "libpp/symbols/pp_symbols.h"
+#include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
+#include "libutil/op_hash.h"
+#include "libutil/op_hmap.h"
+
+/* what a location or function is of: (image, key) or (SIZE_MAX, name) */
+struct key {
+	size_t image;
+	uint64_t at;			/* address key, symbol start, or name string */
+};
+
+/* the leaf samples of the stacks at one (image, app, key) */
+struct leaf {
+	size_t image, app;
+	uint64_t key;
+	uint64_t *counts;		/* [nr_classes] */
+};
+
+/* inlining deeper than this gives a location no line */
+#define MAX_INLINES 64
+
+struct build {
+	struct pp_pprof m;
+	struct pp_report *r;
+	struct pp_side *s;
+	struct pp_profile *p;
+	size_t nr_classes;
+	struct op_hmap locs, fns;	/* key -> index + 1 */
+	struct key *loc_keys, *fn_keys;	/* per location, per function */
+	size_t *image_mapping;		/* per image: mapping id, 0: none yet */
+	bool *row_shown;		/* per row index */
+	uint64_t *row_stacked;		/* per row index and class: leaf samples */
+	struct op_hmap leaf_index;	/* (image, app, key) -> struct leaf */
+	struct leaf **leaves;
+	size_t nr_leaves, alloc_leaves;
+	uint64_t *need, *take;		/* [nr_classes] scratch */
+	const struct pp_row *row;	/* the row whose keys are walked */
+};
+
+#define GROW(v, nr, alloc)						\
+	do {								\
+		if ((nr) == (alloc)) {					\
+			(alloc) = (alloc) ? 2 * (alloc) : 64;		\
+			(v) = op_xreallocarray((v), (alloc), sizeof(*(v))); \
+		}							\
+	} while (0)
+
+static void *ival(size_t i)
+{
+	return (void *)(uintptr_t)(i + 1);
+}
+
+static size_t idx(void *v)
+{
+	return (size_t)(uintptr_t)v - 1;
+}
+
+/* the index of s in the string table, added on first use */
+static size_t str(struct build *b, const char *s)
+{
+	struct pp_pprof *m = &b->m;
+	uint64_t h;
+	struct op_hmap_iter it;
+	void *v;
+
+	if (!s || !*s)
+		return 0;
+	h = op_hash_str(s);
+	for (v = op_hmap_first(&m->string_index, h, &it); v;
+	     v = op_hmap_next(&m->string_index, h, &it))
+		if (!strcmp(m->strings[idx(v)], s))
+			return idx(v);
+	GROW(m->strings, m->nr_strings, m->alloc_strings);
+	m->strings[m->nr_strings] = op_xstrdup(s);
+	if (op_hmap_insert(&m->string_index, h, ival(m->nr_strings)))
+		op_die(1, "out of memory");
+	return m->nr_strings++;
+}
+
+static uint64_t key_hash(const struct key *k)
+{
+	return op_hash_combine(op_hash_u64(k->image), k->at);
+}
+
+/* the index under k in map (keys: the array of their keys), or SIZE_MAX */
+static size_t find(const struct op_hmap *map, const struct key *keys, const struct key *k)
+{
+	struct op_hmap_iter it;
+	void *v;
+
+	for (v = op_hmap_first(map, key_hash(k), &it); v; v = op_hmap_next(map, key_hash(k), &it))
+		if (keys[idx(v)].image == k->image && keys[idx(v)].at == k->at)
+			return idx(v);
+	return SIZE_MAX;
+}
+
+static void remember(struct op_hmap *map, const struct key *k, size_t i)
+{
+	if (op_hmap_insert(map, key_hash(k), ival(i)))
+		op_die(1, "out of memory");
+}
+
+/*
+ * file and line of key in t, or NULL and 0 (without the reason when there
+ * is none: making it can read every dpkg file list, for each image)
+ */
+static const char *line_of(struct pp_symtab *t, uint64_t key, unsigned *line)
+{
+	const char *file;
+
+	if (pp_symtab_line(t, key, &file, line, NULL) || !file || !*file) {
+		*line = 0;
+		return NULL;
+	}
+	return file;
+}
+
+/*
+ * The line of key (at file:line) in the function's own file fn_file:
+ * line itself, or, in code inlined from another file, the line of the
+ * outermost call, the one in the function; 0 when neither is known.
+ * (A pprof line has no file of its own, only its function's.)
+ */
+static int64_t own_line(struct pp_symtab *t, uint64_t key, const char *fn_file,
+			const char *file, unsigned line)
+{
+	struct pp_inline v[MAX_INLINES];
+	int n;
+
+	if (!strcmp(file, fn_file))
+		return line;
+	n = pp_symtab_inlines(t, key, v, MAX_INLINES, NULL);
+	if (n <= 0 || n > MAX_INLINES || strcmp(v[n - 1].call_file, fn_file))
+		return 0;
+	return v[n - 1].call_line;
+}
+
+/* the function id of sym in image (image SIZE_MAX: the frame named name) */
+static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *sym,
+			    const char *name)
+{
+	struct pp_pprof *m = &b->m;
+	struct pp_pprof_function *f;
+	struct key k = { image, 0 };
+	size_t i;
+
+	k.at = image == SIZE_MAX ? str(b, name) : sym->start;
+	i = find(&b->fns, b->fn_keys, &k);
+	if (i != SIZE_MAX)
+		return i + 1;
+	i = m->nr_functions;
+	if (i == m->alloc_functions) {
+		GROW(m->functions, m->nr_functions, m->alloc_functions);
+		b->fn_keys = op_xreallocarray(b->fn_keys, m->alloc_functions,
+					      sizeof(*b->fn_keys));
+	}
+	b->fn_keys[i] = k;
+	f = &m->functions[m->nr_functions++];
+	memset(f, 0, sizeof(*f));
+	if (image == SIZE_MAX) {
+		f->name = f->system_name = (size_t)k.at;
+	} else {
+		unsigned line;
+		const char *file = line_of(pp_image_symtab(b->p, image), sym->start, &line);
+
+		f->name = str(b, pp_shown_name(b->p, image, sym));
+		f->system_name = sym->name && *sym->name ? str(b, sym->name) : f->name;
+		f->file = str(b, file);
+		f->start_line = line;
+	}
+	remember(&b->fns, &k, i);
+	return i + 1;
+}
+
+/* the mapping id of image, made on first use */
+static uint64_t mapping_of(struct build *b, size_t image)
+{
+	struct pp_pprof *m = &b->m;
+	struct pp_pprof_mapping *mp;
+	struct pp_symtab *t;
+
+	if (b->image_mapping[image])
+		return b->image_mapping[image];
+	t = pp_image_symtab(b->p, image);
+	GROW(m->mappings, m->nr_mappings, m->alloc_mappings);
+	mp = &m->mappings[m->nr_mappings++];
+	memset(mp, 0, sizeof(*mp));
+	mp->start = UINT64_MAX;
+	mp->file = str(b, b->p->images[image].id.name);
+	mp->build_id = str(b, t->build_id);
+	b->image_mapping[image] = m->nr_mappings;
+	return m->nr_mappings;
+}
+
+/*
+ * The location id of key in image (sym: its symbol), or of the frame
+ * named name when image is SIZE_MAX.  caller: key is a return address.
+ */
+static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *sym,
+			    uint64_t key, const char *name, bool caller)
+{
+	struct pp_pprof *m = &b->m;
+	struct pp_pprof_location *l;
+	struct key k = { image, 0 };
+	size_t i;
+
+	if (image != SIZE_MAX && caller && key > sym->start)
+		key--;		/* inside the call instruction, not after it */
+	k.at = image == SIZE_MAX ? str(b, name) : key;
+	i = find(&b->locs, b->loc_keys, &k);
+	if (i != SIZE_MAX)
+		return i + 1;
+	i = m->nr_locations;
+	if (i == m->alloc_locations) {
+		GROW(m->locations, m->nr_locations, m->alloc_locations);
+		b->loc_keys = op_xreallocarray(b->loc_keys, m->alloc_locations,
+					       sizeof(*b->loc_keys));
+	}
+	b->loc_keys[i] = k;
+	l = &m->locations[m->nr_locations++];
+	memset(l, 0, sizeof(*l));
+	l->function = function_of(b, image, sym, name);
+	if (image != SIZE_MAX) {
+		struct pp_pprof_mapping *mp;
+		const struct pp_pprof_function *f = &m->functions[l->function - 1];
+		unsigned line;
+		const char *file = line_of(pp_image_symtab(b->p, image), key, &line);
+
+		l->mapping = mapping_of(b, image);
+		l->address = sym->vma + (key - sym->start);
+		if (file && f->file)
+			l->line = own_line(pp_image_symtab(b->p, image), key,
+					   m->strings[f->file], file, line);
+		mp = &m->mappings[l->mapping - 1];
+		if (l->address < mp->start) {
+			mp->start = l->address;
+			mp->offset = key;
+		}
+		if (l->address >= mp->limit)
+			mp->limit = l->address + 1;
+		if (l->line)
+			mp->has_lines = true;
+	}
+	remember(&b->locs, &k, i);
+	return i + 1;
+}
+
+/* a sample of the location ids added since first, with counts */
+static void add_sample(struct build *b, size_t app, const uint64_t *counts)
+{
+	struct pp_pprof *m = &b->m;
+	size_t c, n = m->nr_samples;
+
+	if (n + 1 >= m->alloc_samples) {
+		m->alloc_samples = m->alloc_samples ? 2 * m->alloc_samples : 256;
+		m->first = op_xreallocarray(m->first, m->alloc_samples + 1, sizeof(*m->first));
+		m->labels = op_xreallocarray(m->labels, m->alloc_samples, sizeof(*m->labels));
+		m->values = op_xreallocarray(m->values, m->alloc_samples,
+					     b->nr_classes * sizeof(*m->values));
+	}
+	for (c = 0; c < b->nr_classes; c++)
+		m->values[n * b->nr_classes + c] = (int64_t)counts[c];
+	m->labels[n] = str(b, pp_names_app(&b->s->names, app));
+	m->first[n + 1] = m->nr_frames;
+	m->nr_samples++;
+}
+
+static void add_frame(struct build *b, uint64_t location)
+{
+	GROW(b->m.frames, b->m.nr_frames, b->m.alloc_frames);
+	b->m.frames[b->m.nr_frames++] = location;
+}
+
+static uint64_t leaf_hash(size_t image, size_t app, uint64_t key)
+{
+	return op_hash_combine(op_hash_combine(op_hash_u64(image), app), key);
+}
+
+/* the leaf samples of the stacks at (image, app, key), or NULL */
+static struct leaf *leaf_find(const struct build *b, size_t image, size_t app, uint64_t key)
+{
+	uint64_t h = leaf_hash(image, app, key);
+	struct op_hmap_iter it;
+	struct leaf *l;
+
+	for (l = op_hmap_first(&b->leaf_index, h, &it); l;
+	     l = op_hmap_next(&b->leaf_index, h, &it))
+		if (l->image == image && l->app == app && l->key == key)
+			return l;
+	return NULL;
+}
+
+static void leaf_add(struct build *b, size_t image, size_t app, uint64_t key,
+		     const uint64_t *counts)
+{
+	struct leaf *l = leaf_find(b, image, app, key);
+	size_t c;
+
+	if (!l) {
+		l = op_xcalloc(1, sizeof(*l));
+		l->image = image;
+		l->app = app;
+		l->key = key;
+		l->counts = op_xcalloc(b->nr_classes, sizeof(*l->counts));
+		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
+		b->leaves[b->nr_leaves++] = l;
+		if (op_hmap_insert(&b->leaf_index, leaf_hash(image, app, key), l))
+			op_die(1, "out of memory");
+	}
+	for (c = 0; c < b->nr_classes; c++)
+		l->counts[c] += counts[c];
+}
+
+/* does a stack with this leaf go in, as its row would be shown? */
+static bool leaf_shown(struct build *b, const struct pp_stack *st)
+{
+	const struct pp_stack_frame *f = &st->frames[0];
+	const struct pp_report_opts *o = b->r->o;
+	struct pp_row *row = pp_rows_find(&b->s->rows, f->image, st->app, f->sym);
+
+	if (row)
+		return b->row_shown[row->index];
+	/* a leaf without samples in the sample files: no share to judge */
+	if (o->threshold > 0)
+		return false;
+	if (o->exclude_dependent && !pp_profile_own_image(b->p, st->app, f->image))
+		return false;
+	return pp_sym_passes(o->include_symbols, o->exclude_symbols, f->sym->name,
+			     pp_shown_name(b->p, f->image, f->sym));
+}
+
+static void add_stacks(struct build *b, const struct pp_stacks *st)
+{
+	size_t i, f, c;
+
+	for (i = 0; i < st->nr; i++) {
+		const struct pp_stack *s = &st->v[i];
+		const struct pp_stack_frame *leaf = &s->frames[0];
+		struct pp_row *row;
+
+		if (!s->nr_frames || !leaf_shown(b, s))
+			continue;
+		for (f = 0; f < s->nr_frames; f++) {
+			const struct pp_stack_frame *fr = &s->frames[f];
+
+			add_frame(b, location_of(b, fr->image, fr->sym, fr->offset,
+						 fr->other, f > 0));
+		}
+		add_sample(b, s->app, s->counts);
+		leaf_add(b, leaf->image, s->app, leaf->offset, s->counts);
+		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
+		if (row)
+			for (c = 0; c < b->nr_classes; c++)
+				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
+	}
+}
+
+/*
+ * pp_rows_for_each_key(): of the samples at key, those no stack has as
+ * its leaf, up to what the row still needs, as a one-frame sample
+ */
+static void add_key(void *data, uint64_t key, const uint64_t *counts)
+{
+	struct build *b = data;
+	const struct pp_row *row = b->row;
+	const struct leaf *l = leaf_find(b, row->image, row->app, key);
+	bool any = false;
+	size_t c;
+
+	for (c = 0; c < b->nr_classes; c++) {
+		uint64_t left = counts[c];
+
+		if (l)
+			left = left > l->counts[c] ? left - l->counts[c] : 0;
+		b->take[c] = left < b->need[c] ? left : b->need[c];
+		b->need[c] -= b->take[c];
+		any |= b->take[c] != 0;
+	}
+	if (!any)
+		return;
+	add_frame(b, location_of(b, row->image, row->sym, key, NULL, false));
+	add_sample(b, row->app, b->take);
+}
+
+/* the samples of the shown rows that no stack covers */
+static void add_rest(struct build *b)
+{
+	size_t i, c;
+
+	for (i = 0; i < b->s->nr_sel; i++) {
+		const struct pp_row *row = b->s->sel[i];
+		const uint64_t *stacked = &b->row_stacked[row->index * b->nr_classes];
+		bool any = false;
+
+		if (!row->sym)
+			continue;
+		for (c = 0; c < b->nr_classes; c++) {
+			b->need[c] = row->counts[c] > stacked[c] ? row->counts[c] - stacked[c] : 0;
+			any |= b->need[c] != 0;
+		}
+		if (!any)
+			continue;
+		b->row = row;
+		pp_rows_for_each_key(b->p, &b->s->rows, row, add_key, b);
+	}
+}
+
+static void add_comment(struct build *b, const char *text)
+{
+	struct pp_pprof *m = &b->m;
+
+	m->comments = op_xreallocarray(m->comments, m->nr_comments + 1, sizeof(*m->comments));
+	m->comments[m->nr_comments++] = str(b, text);
+}
+
+/* opreport's header lines (unless -n) and the profiled command */
+static void add_header(struct build *b)
+{
+	const struct pp_session_info *info = b->r->info;
+	char *text = NULL, *line, *end;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		op_die(1, "out of memory");
+	pp_report_header(f, b->p, info, b->r->o);
+	if (fclose(f))
+		op_die(1, "out of memory");
+	for (line = text; line && *line; line = end) {
+		end = strchr(line, '\n');
+		if (end)
+			*end++ = '\0';
+		else
+			end = line + strlen(line);
+		if (*line)
+			add_comment(b, line);
+	}
+	free(text);
+	if (info && info->run.command && *info->run.command) {
+		struct op_strbuf sb = OP_STRBUF_INIT;
+
+		op_strbuf_addf(&sb, "Command: %s", info->run.command);
+		if (op_strbuf_failed(&sb))
+			op_die(1, "out of memory");
+		add_comment(b, sb.buf);
+		op_strbuf_release(&sb);
+	}
+}
+
+/*
+ * When the run started: session.info's "started" (odb_session_info.h),
+ * a local time, read in this machine's time zone; 0 when unknown
+ */
+static int64_t started_nanos(const struct pp_session_info *info)
+{
+	struct tm tm = { 0 };
+	const char *end;
+	time_t t;
+
+	if (!info || !info->run.started)
+		return 0;
+	end = strptime(info->run.started, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!end || *end)
+		return 0;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	return t == (time_t)-1 || t <= 0 ? 0 : (int64_t)t * 1000000000;
+}
+
+static bool is_clock(const char *event)
+{
+	return event && (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock") ||
+			 !strcmp(event, "cpu_clock") || !strcmp(event, "task_clock"));
+}
+
+static void add_types(struct build *b)
+{
+	struct pp_pprof *m = &b->m;
+	char **ids = pp_class_ids(b->p);
+	const struct pp_class *first = &b->p->classes[0];
+	size_t c;
+
+	m->nr_types = b->nr_classes;
+	m->types = op_xcalloc(b->nr_classes + 1, sizeof(*m->types));
+	m->units = op_xcalloc(b->nr_classes + 1, sizeof(*m->units));
+	for (c = 0; c < b->nr_classes; c++) {
+		m->types[c] = str(b, ids[c]);
+		m->units[c] = str(b, "count");
+		free(ids[c]);
+	}
+	free(ids);
+	/* readers show the last type unless told: the first, as opreport */
+	m->default_type = b->nr_classes ? m->types[0] : 0;
+	if (b->nr_classes && first->t.event && first->t.count > 0) {
+		m->period_type = str(b, first->t.event);
+		m->period_unit = str(b, is_clock(first->t.event) ? "nanoseconds" : "count");
+		m->period = first->t.count;
+	}
+	m->label_key = str(b, "app");
+}
+
+static void build_init(struct build *b, struct pp_report *r)
+{
+	size_t i;
+
+	memset(b, 0, sizeof(*b));
+	b->r = r;
+	b->s = &r->sides[0];
+	b->p = b->s->p;
+	b->nr_classes = b->p->nr_classes;
+	op_hmap_init(&b->m.string_index);
+	op_hmap_init(&b->locs);
+	op_hmap_init(&b->fns);
+	op_hmap_init(&b->leaf_index);
+	b->m.strings = op_xcalloc(1, sizeof(*b->m.strings));
+	b->m.strings[0] = op_xstrdup("");
+	b->m.nr_strings = b->m.alloc_strings = 1;
+	b->m.first = op_xcalloc(1, sizeof(*b->m.first));
+	b->image_mapping = op_xcalloc(b->p->nr_images + 1, sizeof(*b->image_mapping));
+	b->row_shown = op_xcalloc(b->s->rows.nr + 1, sizeof(*b->row_shown));
+	b->row_stacked = op_xcalloc((b->s->rows.nr + 1) * (b->nr_classes + 1),
+				    sizeof(*b->row_stacked));
+	b->need = op_xcalloc(b->nr_classes + 1, sizeof(*b->need));
+	b->take = op_xcalloc(b->nr_classes + 1, sizeof(*b->take));
+	for (i = 0; i < b->s->nr_sel; i++)
+		b->row_shown[b->s->sel[i]->index] = true;
+}
+
+static void build_release(struct build *b)
+{
+	struct pp_pprof *m = &b->m;
+	size_t i;
+
+	for (i = 0; i < m->nr_strings; i++)
+		free(m->strings[i]);
+	free(m->strings);
+	op_hmap_release(&m->string_index);
+	free(m->types);
+	free(m->units);
+	free(m->comments);
+	free(m->mappings);
+	free(m->functions);
+	free(m->locations);
+	free(m->frames);
+	free(m->first);
+	free(m->values);
+	free(m->labels);
+	op_hmap_release(&b->locs);
+	op_hmap_release(&b->fns);
+	free(b->loc_keys);
+	free(b->fn_keys);
+	free(b->image_mapping);
+	free(b->row_shown);
+	free(b->row_stacked);
+	for (i = 0; i < b->nr_leaves; i++) {
+		free(b->leaves[i]->counts);
+		free(b->leaves[i]);
+	}
+	free(b->leaves);
+	op_hmap_release(&b->leaf_index);
+	free(b->need);
+	free(b->take);
+}
+
+/* why a profile has no whole stacks (pp_stacks_load()'s ret) */
+static const char *why_no_stacks(int ret)
+{
+	return ret == -ENOENT ? "the session has no stack file (record with operf --callgraph)" :
+	       ret == -ENOTSUP ? "stack files do not tell threads, processes or CPUs apart "
+				 "(merge them: --merge=tgid,tid,cpu)" :
+	       "the stack file cannot be read";
+}
+
+int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
+{
+	struct build b;
+	struct pp_stacks st;
+	size_t i;
+	int ret;
+
+	build_init(&b, r);
+	add_types(&b);
+	add_header(&b);
+	b.m.time_nanos = started_nanos(r->info);
+	ret = pp_stacks_load(&st, b.p, r->notes);
+	if (!ret) {
+		add_comment(&b, "Samples are the whole call stacks of the session's stack "
+			    "file; the samples no stack covers are one-frame samples");
+		add_stacks(&b, &st);
+	} else {
+		struct op_strbuf sb = OP_STRBUF_INIT;
+
+		op_strbuf_addf(&sb, "no whole call stacks: %s; each symbol's samples "
+			       "are one-frame samples", why_no_stacks(ret));
+		if (op_strbuf_failed(&sb))
+			op_die(1, "out of memory");
+		pp_note(r->notes, "%s", sb.buf);
+		sb.buf[0] = 'N';
+		add_comment(&b, sb.buf);
+		op_strbuf_release(&sb);
+	}
+	add_rest(&b);
+	pp_stacks_release(&st);
+	/* locations that no address reached (frames without a mapping) */
+	for (i = 0; i < b.m.nr_mappings; i++)
+		if (b.m.mappings[i].start == UINT64_MAX)
+			b.m.mappings[i].start = 0;
+	ret = pp_pprof_encode(&b.m, out, err);
+	build_release(&b);
+	return ret;
+}
