@@ -191,7 +191,11 @@ int odb_stacks_scan(const unsigned char *map, uint64_t end, uint32_t version,
 				ret = odb_stacks_push(&sc->stk, &sc->nr_stk, &sc->a_stk, off);
 			break;
 		case ODB_STACKS_NODE:
-			ret = node_scan(map, off, nr_events, sc);
+			/* record() sized it as a node only in version 2 */
+			if (version == ODB_STACKS_VERSION_1)
+				ret = ODB_ERR_STACKS_BAD_RECORD;
+			else
+				ret = node_scan(map, off, nr_events, sc);
 			break;
 		default:
 			ret = ODB_ERR_STACKS_BAD_RECORD;
