@@ -152,7 +152,7 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(STACKS_OTHER_EVENTS,					\
 		  "the existing stack file records other events")	\
 	ODB_ERROR(STACKS_OLD_VERSION,					\
-		  "the existing stack file is of version 1, which is read but not added to")
+		  "the stack file is of version 1 (converted before adding)")
 
 enum odb_error {
 	ODB_ERR_BASE = -5000,

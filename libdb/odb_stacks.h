@@ -161,8 +161,10 @@ struct odb_stacks_writer;
 /*
  * Open path for adding, creating it (through "PATH.tmp") for the events
  * (nr "NAME.COUNT.UNITMASK" strings) when it is missing or unreadable.
- * An existing file of other events gives ODB_ERR_STACKS_OTHER_EVENTS, one
- * of version 1 ODB_ERR_STACKS_OLD_VERSION (it is left as it is).
+ * An existing file of other events gives ODB_ERR_STACKS_OTHER_EVENTS.
+ * One of version 1 is converted first: rewritten as version 2 (the same
+ * images, its stacks and counts, its dropped samples) through "PATH.tmp";
+ * on failure it is left as it was, or converted whole.
  * limit: the largest file size (0: ODB_STACKS_DEFAULT_LIMIT).  path is
  * relative to dir and reached as op_dir_open_file() reaches files (no
  * symlink, one link; a new file given to the directory's owner when it
