@@ -150,7 +150,9 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(STACKS_BAD_RECORD, "malformed record in the stack file") \
 	ODB_ERROR(STACKS_FULL, "stack file at its size limit")		\
 	ODB_ERROR(STACKS_OTHER_EVENTS,					\
-		  "the existing stack file records other events")
+		  "the existing stack file records other events")	\
+	ODB_ERROR(STACKS_OLD_VERSION,					\
+		  "the stack file is of version 1 (converted before adding)")
 
 enum odb_error {
 	ODB_ERR_BASE = -5000,

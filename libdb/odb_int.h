@@ -113,23 +113,37 @@ char *odb_path_join(const char *dir, const char *name);
 
 /* --- the stack file (odb_stacks_read.c, odb_stacks_write.c) ----------- */
 
-/* the records of a file: offsets of the EVENT and IMAGE strings and of
- * the STACK records, in file order */
+/* the records of a file, in file order: offsets of the EVENT and IMAGE
+ * strings; in version 1 the offsets of the STACK records (stk), in
+ * version 2 those of the NODE records (node, with each one's depth in
+ * frames) and the numbers of the nodes counting samples (stk) */
 struct odb_stacks_scan {
-	uint64_t *ev, *img, *stk;
-	size_t nr_ev, nr_img, nr_stk;
+	uint32_t version;
+	uint64_t *ev, *img, *stk, *node;
+	uint16_t *depth;
+	size_t nr_ev, nr_img, nr_stk, nr_node;
+	size_t a_ev, a_img, a_stk, a_node, a_depth;	/* allocated */
 };
 
 /* check the header against the file's size (magic, version, events) */
 int odb_stacks_check_header(const struct odb_stacks_header *h, uint64_t file_size);
 
 /*
- * Check and index the records of map[sizeof header .. end): 0, -ENOMEM
- * or ODB_ERR_STACKS_BAD_RECORD (sc is then empty).
+ * Check and index the records of map[sizeof header .. end) of a file of
+ * version: 0, -ENOMEM or ODB_ERR_STACKS_BAD_RECORD (sc is then empty).
  */
-int odb_stacks_scan(const unsigned char *map, uint64_t end, uint32_t nr_events,
-		    struct odb_stacks_scan *sc);
+int odb_stacks_scan(const unsigned char *map, uint64_t end, uint32_t version,
+		    uint32_t nr_events, struct odb_stacks_scan *sc);
 void odb_stacks_scan_release(struct odb_stacks_scan *sc);
+
+/* append off to *v (nr, alloc in the scan): 0 or -ENOMEM */
+int odb_stacks_push(uint64_t **v, size_t *nr, size_t *alloc, uint64_t off);
+
+/* bytes of a NODE record */
+static inline uint64_t odb_stacks_node_size(uint32_t nr_events)
+{
+	return sizeof(struct odb_stack_node) + 8ull * nr_events;
+}
 
 /* bytes of a STACK record */
 static inline uint64_t odb_stacks_rec_size(uint32_t nr_events, uint32_t nr_frames)

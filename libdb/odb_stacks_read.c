@@ -17,18 +17,30 @@
 #include "libdb/odb_stacks.h"
 #include "libutil/op_alloc.h"
 
-static int push(uint64_t **v, size_t *nr, size_t *alloc, uint64_t off)
+/* v, or v grown (doubled) when its alloc elements of size are all used
+ * (nr); NULL when out of memory (v is left as it was) */
+static void *grow(void *v, size_t nr, size_t *alloc, size_t size)
 {
-	if (*nr == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 64;
-		uint64_t *p = op_reallocarray(*v, n, sizeof(*p));
+	size_t n;
+	void *p;
 
-		if (!p)
-			return -ENOMEM;
-		*v = p;
+	if (nr < *alloc)
+		return v;
+	n = *alloc ? *alloc * 2 : 64;
+	p = op_reallocarray(v, n, size);
+	if (p)
 		*alloc = n;
-	}
-	(*v)[(*nr)++] = off;
+	return p;
+}
+
+int odb_stacks_push(uint64_t **v, size_t *nr, size_t *alloc, uint64_t off)
+{
+	uint64_t *p = grow(*v, *nr, alloc, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	p[(*nr)++] = off;
 	return 0;
 }
 
@@ -62,61 +74,134 @@ static bool stack_ok(const unsigned char *p, size_t size, uint32_t nr_events,
 	return true;
 }
 
+static int push_node(struct odb_stacks_scan *sc, uint64_t off, uint16_t depth)
+{
+	uint16_t *p = grow(sc->depth, sc->nr_node, &sc->a_depth, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	sc->depth = p;
+	p[sc->nr_node] = depth;
+	return odb_stacks_push(&sc->node, &sc->nr_node, &sc->a_node, off);
+}
+
+/*
+ * A NODE record at map + off of size bytes: its image recorded before, its
+ * parent an earlier node (so no chain loops), its depth within the limit;
+ * a root (the application) at offset 0 counting nothing.  Indexed in
+ * sc->node and, when it counts samples, sc->stk.
+ */
+static int node_scan(const unsigned char *map, uint64_t off, uint32_t nr_events,
+		     struct odb_stacks_scan *sc)
+{
+	struct odb_stack_node n;
+	const unsigned char *c = map + off + sizeof(n);
+	uint64_t any = 0;
+	uint32_t depth = 0, i;
+	size_t idx = sc->nr_node;
+	int ret;
+
+	memcpy(&n, map + off, sizeof(n));
+	for (i = 0; i < nr_events; i++) {
+		uint64_t v;
+
+		memcpy(&v, c + 8u * i, sizeof(v));
+		any |= v;
+	}
+	if ((n.tag >> 8) >= sc->nr_img)
+		return ODB_ERR_STACKS_BAD_RECORD;
+	if (n.parent == ODB_STACKS_NO_PARENT) {
+		if (n.offset || any)
+			return ODB_ERR_STACKS_BAD_RECORD;
+	} else {
+		if (n.parent >= idx || sc->depth[n.parent] >= ODB_STACKS_MAX_FRAMES)
+			return ODB_ERR_STACKS_BAD_RECORD;
+		depth = sc->depth[n.parent] + 1u;
+	}
+	ret = push_node(sc, off, (uint16_t)depth);
+	if (!ret && any)
+		ret = odb_stacks_push(&sc->stk, &sc->nr_stk, &sc->a_stk, idx);
+	return ret;
+}
+
 void odb_stacks_scan_release(struct odb_stacks_scan *sc)
 {
 	free(sc->ev);
 	free(sc->img);
 	free(sc->stk);
+	free(sc->node);
+	free(sc->depth);
 	memset(sc, 0, sizeof(*sc));
 }
 
-int odb_stacks_scan(const unsigned char *map, uint64_t end, uint32_t nr_events,
-		    struct odb_stacks_scan *sc)
+/* the record at off: its type and size, or 0 when malformed */
+static uint32_t record(const unsigned char *map, uint64_t off, uint64_t end,
+		       uint32_t version, uint32_t nr_events, uint64_t *size)
+{
+	struct odb_stacks_rec r;
+
+	if (end - off < sizeof(r))
+		return 0;
+	memcpy(&r, map + off, sizeof(r));
+	if (version != ODB_STACKS_VERSION_1 &&
+	    (r.type & ODB_STACKS_TYPE_MASK) == ODB_STACKS_NODE) {
+		*size = odb_stacks_node_size(nr_events);
+		return *size <= end - off ? ODB_STACKS_NODE : 0;
+	}
+	if (r.size < sizeof(r) || r.size % 8 || r.size > end - off)
+		return 0;
+	*size = r.size;
+	return r.type;
+}
+
+int odb_stacks_scan(const unsigned char *map, uint64_t end, uint32_t version,
+		    uint32_t nr_events, struct odb_stacks_scan *sc)
 {
 	uint64_t off = sizeof(struct odb_stacks_header);
-	size_t a_ev = 0, a_img = 0, a_stk = 0;
 	int ret = 0;
 
 	memset(sc, 0, sizeof(*sc));
+	sc->version = version;
 	while (off < end && !ret) {
-		struct odb_stacks_rec r;
-		const unsigned char *body;
+		uint64_t size = 0;
+		uint32_t type = record(map, off, end, version, nr_events, &size);
+		const unsigned char *body = map + off + sizeof(struct odb_stacks_rec);
 
-		if (end - off < sizeof(r)) {
-			ret = ODB_ERR_STACKS_BAD_RECORD;
-			break;
-		}
-		memcpy(&r, map + off, sizeof(r));
-		if (r.size < sizeof(r) || r.size % 8 || r.size > end - off) {
-			ret = ODB_ERR_STACKS_BAD_RECORD;
-			break;
-		}
-		body = map + off + sizeof(r);
-		switch (r.type) {
+		if (type != ODB_STACKS_EVENT && sc->nr_ev < nr_events)
+			type = 0;	/* the events come first */
+		switch (type) {
 		case ODB_STACKS_EVENT:
-			if (sc->nr_ev == nr_events || !string_ok(body, r.size - sizeof(r)))
+			if (sc->nr_ev == nr_events || !string_ok(body, size - 8))
 				ret = ODB_ERR_STACKS_BAD_RECORD;
 			else
-				ret = push(&sc->ev, &sc->nr_ev, &a_ev, off + sizeof(r));
+				ret = odb_stacks_push(&sc->ev, &sc->nr_ev, &sc->a_ev, off + 8);
 			break;
 		case ODB_STACKS_IMAGE:
-			if (sc->nr_ev < nr_events || !string_ok(body, r.size - sizeof(r)))
+			if (!string_ok(body, size - 8))
 				ret = ODB_ERR_STACKS_BAD_RECORD;
 			else
-				ret = push(&sc->img, &sc->nr_img, &a_img, off + sizeof(r));
+				ret = odb_stacks_push(&sc->img, &sc->nr_img, &sc->a_img,
+						      off + 8);
 			break;
 		case ODB_STACKS_STACK:
-			if (sc->nr_ev < nr_events ||
-			    !stack_ok(map + off, r.size, nr_events, sc->nr_img))
+			if (version != ODB_STACKS_VERSION_1 ||
+			    !stack_ok(map + off, size, nr_events, sc->nr_img))
 				ret = ODB_ERR_STACKS_BAD_RECORD;
 			else
-				ret = push(&sc->stk, &sc->nr_stk, &a_stk, off);
+				ret = odb_stacks_push(&sc->stk, &sc->nr_stk, &sc->a_stk, off);
+			break;
+		case ODB_STACKS_NODE:
+			/* record() sized it as a node only in version 2 */
+			if (version == ODB_STACKS_VERSION_1)
+				ret = ODB_ERR_STACKS_BAD_RECORD;
+			else
+				ret = node_scan(map, off, nr_events, sc);
 			break;
 		default:
 			ret = ODB_ERR_STACKS_BAD_RECORD;
 			break;
 		}
-		off += r.size;
+		off += size;
 	}
 	if (!ret && sc->nr_ev != nr_events)
 		ret = ODB_ERR_STACKS_BAD_RECORD;
@@ -131,7 +216,7 @@ int odb_stacks_check_header(const struct odb_stacks_header *h, uint64_t file_siz
 		return file_size ? ODB_ERR_STACKS_TRUNCATED : ODB_ERR_EMPTY;
 	if (memcmp(h->magic, ODB_STACKS_MAGIC, sizeof(h->magic)))
 		return ODB_ERR_BAD_MAGIC;
-	if (h->version != ODB_STACKS_VERSION)
+	if (h->version != ODB_STACKS_VERSION && h->version != ODB_STACKS_VERSION_1)
 		return ODB_ERR_BAD_VERSION;
 	if (!h->nr_events || h->nr_events > ODB_STACKS_MAX_EVENTS)
 		return ODB_ERR_STACKS_BAD_RECORD;
@@ -142,6 +227,7 @@ struct odb_stacks {
 	unsigned char *map;
 	size_t map_size;
 	uint32_t nr_events;
+	uint32_t version;
 	uint64_t dropped;
 	struct odb_stacks_scan sc;
 };
@@ -206,9 +292,10 @@ int odb_stacks_open(const char *path, struct odb_stacks **sp)
 		return ret;
 	}
 	s->nr_events = ((const struct odb_stacks_header *)s->map)->nr_events;
+	s->version = ((const struct odb_stacks_header *)s->map)->version;
 	s->dropped = __atomic_load_n(&((const struct odb_stacks_header *)s->map)->dropped,
 				     __ATOMIC_RELAXED);
-	ret = odb_stacks_scan(s->map, end, s->nr_events, &s->sc);
+	ret = odb_stacks_scan(s->map, end, s->version, s->nr_events, &s->sc);
 	if (ret) {
 		munmap(s->map, s->map_size);
 		free(s);
@@ -252,9 +339,44 @@ size_t odb_stacks_nr_stacks(const struct odb_stacks *s)
 	return s->sc.nr_stk;
 }
 
-void odb_stacks_get(const struct odb_stacks *s, size_t i, struct odb_stack *st)
+/* the frames of node i and its ancestors into buf, leaf first: checked
+ * again as they are followed (parents before children, within the
+ * committed nodes), so a file changed since opening cannot loop */
+static uint32_t node_frames(const struct odb_stacks *s, uint64_t i,
+			    struct odb_stack_frame *buf, uint32_t *app)
 {
-	odb_stacks_decode(s->map + s->sc.stk[i], s->nr_events, st);
+	uint32_t nr = 0;
+
+	for (;;) {
+		struct odb_stack_node n;
+
+		memcpy(&n, s->map + s->sc.node[i], sizeof(n));
+		if (n.parent == ODB_STACKS_NO_PARENT || n.parent >= i ||
+		    nr == ODB_STACKS_MAX_FRAMES) {
+			*app = n.tag >> 8;
+			return nr;
+		}
+		buf[nr].image = n.tag >> 8;
+		buf[nr].reserved = 0;
+		buf[nr++].offset = n.offset;
+		i = n.parent;
+	}
+}
+
+void odb_stacks_get(const struct odb_stacks *s, size_t i, struct odb_stack *st,
+		    struct odb_stack_frame *buf)
+{
+	uint64_t node;
+
+	if (s->version == ODB_STACKS_VERSION_1) {
+		odb_stacks_decode(s->map + s->sc.stk[i], s->nr_events, st);
+		return;
+	}
+	node = s->sc.stk[i];
+	st->nr_frames = node_frames(s, node, buf, &st->app);
+	st->counts = (const uint64_t *)(s->map + s->sc.node[node] +
+					sizeof(struct odb_stack_node));
+	st->frames = buf;
 }
 
 uint64_t odb_stacks_dropped(const struct odb_stacks *s)

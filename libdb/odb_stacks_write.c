@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The stack file's writer (odb_stacks.h): interning images and stacks,
- * appending records and committing them.
+ * The stack file's writer (odb_stacks.h): interning images and the nodes
+ * of the stack tree (version 2), appending records and committing them;
+ * a version 1 file opened for adding is converted first.
  */
 #include "config.h"
 
@@ -30,10 +31,9 @@ struct odb_stacks_writer {
 	uint64_t end;			/* header + committed records */
 	uint64_t limit;
 	uint32_t nr_events;
-	struct odb_stacks_scan sc;	/* image and stack offsets */
-	size_t a_img;			/* allocated of sc.img */
+	struct odb_stacks_scan sc;	/* event, image and node offsets */
 	struct op_hmap images;		/* name hash -> image number + 1 */
-	struct op_hmap stacks;		/* stack hash -> record offset */
+	struct op_hmap nodes;		/* node hash -> node number + 1 */
 };
 
 static struct odb_stacks_header *header(struct odb_stacks_writer *w)
@@ -46,8 +46,16 @@ static uint64_t rec_bytes(size_t payload)
 	return (sizeof(struct odb_stacks_rec) + payload + 7) & ~7ull;
 }
 
-/* header and EVENT records into a new "PATH.tmp", renamed to path */
-static int create(const struct op_dir *dir, const char *path,
+static int tmp_name(char *tmp, size_t size, const char *path)
+{
+	int n = snprintf(tmp, size, "%s.tmp", path);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* header and EVENT records into a new "PATH.tmp", renamed to path when
+ * publish says so */
+static int create(const struct op_dir *dir, const char *path, bool publish,
 		  const char *const *events, size_t nr, uint64_t limit)
 {
 	struct odb_stacks_header h = { .version = ODB_STACKS_VERSION };
@@ -57,8 +65,9 @@ static int create(const struct op_dir *dir, const char *path,
 	size_t i;
 	int fd, ret = 0;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
+	ret = tmp_name(tmp, sizeof(tmp), path);
+	if (ret)
+		return ret;
 	for (i = 0; i < nr; i++)
 		len += rec_bytes(strlen(events[i]) + 1);
 	if (len > limit)
@@ -88,7 +97,7 @@ static int create(const struct op_dir *dir, const char *path,
 		ret = errno ? -errno : -EIO;
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (!ret)
+	if (!ret && publish)
 		ret = op_dir_rename(dir, tmp, path);
 	if (ret)
 		op_dir_unlink(dir, tmp);
@@ -96,16 +105,15 @@ static int create(const struct op_dir *dir, const char *path,
 	return ret;
 }
 
-static uint64_t stack_hash(uint32_t app, const struct odb_stack_frame *frames,
-			   size_t nr)
+static uint64_t node_hash(uint32_t parent, uint32_t image, uint64_t offset)
 {
-	uint64_t h = op_hash_u64(app);
-	size_t i;
+	return op_hash_combine(op_hash_u64(((uint64_t)parent << 32) | image), offset);
+}
 
-	/* a word per frame: this runs for every sample */
-	for (i = 0; i < nr; i++)
-		h = op_hash_combine(h, frames[i].offset ^ ((uint64_t)frames[i].image << 48));
-	return h;
+static const struct odb_stack_node *node_at(const struct odb_stacks_writer *w,
+					    uint32_t id)
+{
+	return (const struct odb_stack_node *)(w->map + w->sc.node[id]);
 }
 
 /* the index of what a reopened file holds */
@@ -113,23 +121,23 @@ static int index_records(struct odb_stacks_writer *w)
 {
 	size_t i;
 
-	w->a_img = w->sc.nr_img;
 	for (i = 0; i < w->sc.nr_img; i++)
 		if (op_hmap_insert(&w->images, op_hash_str((char *)w->map + w->sc.img[i]),
 				   (void *)(uintptr_t)(i + 1)))
 			return -ENOMEM;
-	for (i = 0; i < w->sc.nr_stk; i++) {
-		struct odb_stack st;
+	for (i = 0; i < w->sc.nr_node; i++) {
+		const struct odb_stack_node *n = node_at(w, (uint32_t)i);
 
-		odb_stacks_decode(w->map + w->sc.stk[i], w->nr_events, &st);
-		if (op_hmap_insert(&w->stacks, stack_hash(st.app, st.frames, st.nr_frames),
-				   (void *)(uintptr_t)w->sc.stk[i]))
+		if (op_hmap_insert(&w->nodes, node_hash(n->parent, n->tag >> 8, n->offset),
+				   (void *)(uintptr_t)(i + 1)))
 			return -ENOMEM;
 	}
-	/* the writer finds stacks through its index, not the list */
+	/* the writer needs neither the depths nor the list of stacks */
 	free(w->sc.stk);
+	free(w->sc.depth);
 	w->sc.stk = NULL;
-	w->sc.nr_stk = 0;
+	w->sc.depth = NULL;
+	w->sc.nr_stk = w->sc.a_stk = w->sc.a_depth = 0;
 	return 0;
 }
 
@@ -179,11 +187,13 @@ static int reopen(struct odb_stacks_writer *w, const struct op_dir *dir,
 		return ODB_ERR_STACKS_TRUNCATED;
 	w->end = sizeof(*h) + committed;
 	w->nr_events = h->nr_events;
-	ret = odb_stacks_scan(w->map, w->end, w->nr_events, &w->sc);
+	ret = odb_stacks_scan(w->map, w->end, h->version, w->nr_events, &w->sc);
 	if (ret)
 		return ret;
 	if (!same_events(w, events, nr))
 		return ODB_ERR_STACKS_OTHER_EVENTS;
+	if (h->version == ODB_STACKS_VERSION_1)
+		return ODB_ERR_STACKS_OLD_VERSION;
 	return index_records(w);
 }
 
@@ -195,11 +205,26 @@ static void reset(struct odb_stacks_writer *w)
 		close(w->fd);
 	odb_stacks_scan_release(&w->sc);
 	op_hmap_release(&w->images);
-	op_hmap_release(&w->stacks);
+	op_hmap_release(&w->nodes);
 	w->map = NULL;
 	w->fd = -1;
-	w->a_img = 0;
 }
+
+static struct odb_stacks_writer *writer_new(uint64_t limit)
+{
+	struct odb_stacks_writer *w = op_calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->fd = -1;
+	w->limit = limit;
+	op_hmap_init(&w->images);
+	op_hmap_init(&w->nodes);
+	return w;
+}
+
+static int convert(const struct odb_stacks_writer *old, const struct op_dir *dir,
+		   const char *path, const char *const *events, size_t nr);
 
 int odb_stacks_writer_open(const struct op_dir *dir, const char *path,
 			   const char *const *events, size_t nr, uint64_t limit,
@@ -215,18 +240,19 @@ int odb_stacks_writer_open(const struct op_dir *dir, const char *path,
 		limit = ODB_STACKS_DEFAULT_LIMIT;
 	if (limit < ODB_STACKS_MIN_LIMIT)
 		limit = ODB_STACKS_MIN_LIMIT;
-	w = op_calloc(1, sizeof(*w));
+	w = writer_new(limit);
 	if (!w)
 		return -ENOMEM;
-	w->fd = -1;
-	w->limit = limit;
-	op_hmap_init(&w->images);
-	op_hmap_init(&w->stacks);
 	ret = reopen(w, dir, path, events, nr);
-	if (ret && ret != -ENOMEM && ret != ODB_ERR_STACKS_OTHER_EVENTS) {
+	if (ret == ODB_ERR_STACKS_OLD_VERSION) {
+		ret = convert(w, dir, path, events, nr);
+		reset(w);
+		if (!ret)
+			ret = reopen(w, dir, path, events, nr);
+	} else if (ret && ret != -ENOMEM && ret != ODB_ERR_STACKS_OTHER_EVENTS) {
 		/* missing or unreadable: start a new file */
 		reset(w);
-		ret = create(dir, path, events, nr, limit);
+		ret = create(dir, path, true, events, nr, limit);
 		if (!ret)
 			ret = reopen(w, dir, path, events, nr);
 	}
@@ -282,7 +308,6 @@ int odb_stacks_writer_image(struct odb_stacks_writer *w, const char *name,
 	uint64_t h = op_hash_str(name), len;
 	struct op_hmap_iter it;
 	struct odb_stacks_rec r;
-	uint64_t *img;
 	void *v;
 	int ret;
 
@@ -294,51 +319,28 @@ int odb_stacks_writer_image(struct odb_stacks_writer *w, const char *name,
 			return 0;
 		}
 	}
-	if (w->sc.nr_img >= UINT32_MAX - 1)
+	if (w->sc.nr_img >= ODB_STACKS_MAX_IMAGES)	/* numbers of 24 bits */
 		return ODB_ERR_STACKS_FULL;
-	if (w->sc.nr_img == w->a_img) {
-		size_t n = w->a_img ? w->a_img * 2 : 64;
-
-		img = op_reallocarray(w->sc.img, n, sizeof(*img));
-		if (!img)
-			return -ENOMEM;
-		w->sc.img = img;
-		w->a_img = n;
-	}
 	len = rec_bytes(strlen(name) + 1);
 	if (len > UINT32_MAX)
 		return -ENAMETOOLONG;
 	ret = room(w, len);
+	if (!ret)
+		ret = odb_stacks_push(&w->sc.img, &w->sc.nr_img, &w->sc.a_img, w->end + sizeof(r));
 	if (ret)
 		return ret;
-	if (op_hmap_insert(&w->images, h, (void *)(uintptr_t)(w->sc.nr_img + 1)))
+	if (op_hmap_insert(&w->images, h, (void *)(uintptr_t)w->sc.nr_img)) {
+		w->sc.nr_img--;
 		return -ENOMEM;
+	}
 	r.type = ODB_STACKS_IMAGE;
 	r.size = (uint32_t)len;
 	memset(w->map + w->end, 0, (size_t)len);
 	memcpy(w->map + w->end, &r, sizeof(r));
 	memcpy(w->map + w->end + sizeof(r), name, strlen(name));
-	w->sc.img[w->sc.nr_img++] = w->end + sizeof(r);
 	commit(w, len);
 	*id = (uint32_t)(w->sc.nr_img - 1);
 	return 0;
-}
-
-static uint64_t *find(struct odb_stacks_writer *w, uint64_t h, uint32_t app,
-		      const struct odb_stack_frame *frames, size_t nr)
-{
-	struct op_hmap_iter it;
-	void *v;
-
-	for (v = op_hmap_first(&w->stacks, h, &it); v; v = op_hmap_next(&w->stacks, h, &it)) {
-		struct odb_stack st;
-
-		odb_stacks_decode(w->map + (uintptr_t)v, w->nr_events, &st);
-		if (st.app == app && st.nr_frames == nr &&
-		    !memcmp(st.frames, frames, nr * sizeof(*frames)))
-			return (uint64_t *)st.counts;
-	}
-	return NULL;
 }
 
 static void drop(struct odb_stacks_writer *w, uint64_t count)
@@ -346,13 +348,51 @@ static void drop(struct odb_stacks_writer *w, uint64_t count)
 	__atomic_fetch_add(&header(w)->dropped, count, __ATOMIC_RELAXED);
 }
 
+/* the node (parent, image, offset), appended if new: 0 or an error */
+static int node(struct odb_stacks_writer *w, uint32_t parent, uint32_t image,
+		uint64_t offset, uint32_t *id)
+{
+	struct odb_stack_node n = { ODB_STACKS_NODE | image << 8, parent, offset };
+	uint64_t h = node_hash(parent, image, offset);
+	uint64_t len = odb_stacks_node_size(w->nr_events);
+	struct op_hmap_iter it;
+	void *v;
+	int ret;
+
+	for (v = op_hmap_first(&w->nodes, h, &it); v; v = op_hmap_next(&w->nodes, h, &it)) {
+		const struct odb_stack_node *o = node_at(w, (uint32_t)((uintptr_t)v - 1));
+
+		if (o->parent == parent && o->tag == n.tag && o->offset == offset) {
+			*id = (uint32_t)((uintptr_t)v - 1);
+			return 0;
+		}
+	}
+	if (w->sc.nr_node >= ODB_STACKS_NO_PARENT)
+		return ODB_ERR_STACKS_FULL;
+	ret = room(w, len);
+	if (!ret)
+		ret = odb_stacks_push(&w->sc.node, &w->sc.nr_node, &w->sc.a_node, w->end);
+	if (ret)
+		return ret;
+	if (op_hmap_insert(&w->nodes, h, (void *)(uintptr_t)w->sc.nr_node)) {
+		w->sc.nr_node--;
+		return -ENOMEM;
+	}
+	memset(w->map + w->end, 0, (size_t)len);
+	memcpy(w->map + w->end, &n, sizeof(n));
+	*id = (uint32_t)(w->sc.nr_node - 1);
+	/* each node whole on its own: a stack cut short leaves callers
+	 * that count nothing */
+	commit(w, len);
+	return 0;
+}
+
 int odb_stacks_writer_add(struct odb_stacks_writer *w, uint32_t app,
 			  const struct odb_stack_frame *frames, size_t nr,
 			  uint32_t event, uint64_t count)
 {
-	struct odb_stack_head sh = { app, (uint32_t)nr };
-	struct odb_stacks_rec r = { ODB_STACKS_STACK, 0 };
-	uint64_t h, len, *counts;
+	uint64_t *counts;
+	uint32_t id;
 	size_t i;
 	int ret;
 
@@ -362,34 +402,70 @@ int odb_stacks_writer_add(struct odb_stacks_writer *w, uint32_t app,
 	for (i = 0; i < nr; i++)
 		if (frames[i].image >= w->sc.nr_img || frames[i].reserved)
 			return -EINVAL;
-	h = stack_hash(app, frames, nr);
-	counts = find(w, h, app, frames, nr);
-	if (counts) {
-		/* one writer: a plain (untorn) store, no locked add */
-		__atomic_store_n(&counts[event],
-				 __atomic_load_n(&counts[event], __ATOMIC_RELAXED) + count,
-				 __ATOMIC_RELAXED);
-		return 0;
-	}
-	len = odb_stacks_rec_size(w->nr_events, (uint32_t)nr);
-	ret = room(w, len);
+	/* root (the application) first, then callers down to the leaf */
+	ret = node(w, ODB_STACKS_NO_PARENT, app, 0, &id);
+	for (i = nr; !ret && i-- > 0;)
+		ret = node(w, id, frames[i].image, frames[i].offset, &id);
 	if (ret) {
 		drop(w, count);
 		return ret;
 	}
-	if (op_hmap_insert(&w->stacks, h, (void *)(uintptr_t)w->end)) {
-		drop(w, count);
-		return -ENOMEM;
-	}
-	r.size = (uint32_t)len;
-	memcpy(w->map + w->end, &r, sizeof(r));
-	memcpy(w->map + w->end + sizeof(r), &sh, sizeof(sh));
-	counts = (uint64_t *)(w->map + w->end + sizeof(r) + sizeof(sh));
-	memset(counts, 0, 8u * w->nr_events);
-	counts[event] = count;
-	memcpy(counts + w->nr_events, frames, nr * sizeof(*frames));
-	commit(w, len);
+	counts = (uint64_t *)(w->map + w->sc.node[id] + sizeof(struct odb_stack_node));
+	/* one writer: a plain (untorn) store, no locked add */
+	__atomic_store_n(&counts[event],
+			 __atomic_load_n(&counts[event], __ATOMIC_RELAXED) + count,
+			 __ATOMIC_RELAXED);
 	return 0;
+}
+
+/*
+ * Rewrite the version 1 file old (open, of the same events) as version 2
+ * through "PATH.tmp": the same images in the same order, every stack with
+ * its counts, the dropped samples carried over.
+ */
+static int convert(const struct odb_stacks_writer *old, const struct op_dir *dir,
+		   const char *path, const char *const *events, size_t nr)
+{
+	struct odb_stacks_writer *w;
+	char tmp[4096];
+	uint32_t id;
+	size_t i, e;
+	int ret;
+
+	ret = tmp_name(tmp, sizeof(tmp), path);
+	if (!ret)
+		ret = create(dir, path, false, events, nr, old->limit);
+	if (ret)
+		return ret;
+	w = writer_new(old->limit);
+	ret = w ? reopen(w, dir, tmp, events, nr) : -ENOMEM;
+	for (i = 0; !ret && i < old->sc.nr_img; i++)
+		ret = odb_stacks_writer_image(w, (const char *)old->map + old->sc.img[i], &id);
+	for (i = 0; !ret && i < old->sc.nr_stk; i++) {
+		struct odb_stack st;
+
+		odb_stacks_decode(old->map + old->sc.stk[i], old->nr_events, &st);
+		for (e = 0; !ret && e < nr; e++)
+			if (st.counts[e])
+				ret = odb_stacks_writer_add(w, st.app, st.frames,
+							    st.nr_frames, (uint32_t)e,
+							    st.counts[e]);
+		if (ret == ODB_ERR_STACKS_FULL)
+			ret = 0;	/* counted as dropped */
+	}
+	if (!ret)
+		drop(w, ((const struct odb_stacks_header *)old->map)->dropped);
+	if (w) {
+		int ret2 = odb_stacks_writer_close(w);
+
+		if (!ret)
+			ret = ret2;
+	}
+	if (!ret)
+		ret = op_dir_rename(dir, tmp, path);
+	if (ret)
+		op_dir_unlink(dir, tmp);
+	return ret;
 }
 
 uint64_t odb_stacks_writer_dropped(const struct odb_stacks_writer *w)
@@ -404,7 +480,10 @@ int odb_stacks_writer_close(struct odb_stacks_writer *w)
 
 	if (!w)
 		return 0;
-	if (w->map && munmap(w->map, w->map_size))
+	/* the apparent size is what was written, not the doubled mapping */
+	if (w->fd >= 0 && w->map && w->end < w->map_size && ftruncate(w->fd, (off_t)w->end))
+		ret = -errno;
+	if (w->map && munmap(w->map, w->map_size) && !ret)
 		ret = -errno;
 	w->map = NULL;
 	if (w->fd >= 0 && close(w->fd) && !ret)

@@ -154,10 +154,12 @@ static void add_stack(struct pp_stacks *s, struct pp_profile *p,
 
 static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stacks *f)
 {
+	struct odb_stack_frame *buf;
 	struct image_map *map;
 	size_t *ev_of_class;
 	size_t i;
 
+	buf = op_xcalloc(ODB_STACKS_MAX_FRAMES, sizeof(*buf));
 	map = op_xcalloc(odb_stacks_nr_images(f) + 1, sizeof(*map));
 	for (i = 0; i < odb_stacks_nr_images(f); i++)
 		map_image(s, p, odb_stacks_image(f, i), &map[i]);
@@ -167,11 +169,12 @@ static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stac
 	for (i = 0; i < odb_stacks_nr_stacks(f); i++) {
 		struct odb_stack st;
 
-		odb_stacks_get(f, i, &st);
+		odb_stacks_get(f, i, &st, buf);
 		add_stack(s, p, &st, map, ev_of_class);
 	}
 	s->dropped += odb_stacks_dropped(f);
 	s->nr_files++;
+	free(buf);
 	free(ev_of_class);
 	free(map);
 }

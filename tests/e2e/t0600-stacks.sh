@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Whole call stacks (samples/current/stacks) under operf --callgraph:
-#  - callchain (main -> cg_caller -> cg_leaf): the stack file is written;
+#  - callchain (main -> cg_caller -> cg_leaf): the stack file is written,
+#    in version 2 and trimmed to its committed records;
 #    opreport --format=folded has a line main;cg_caller;cg_leaf, and its
 #    counts sum to every sample of the session (each sample has a stack);
 #    opreport -c adds self and total per symbol (main's total ~100 %,
@@ -11,6 +12,9 @@
 #  - frames in the vdso are kept, named as opreport -l names them;
 #  - a --separate-thread profile gets no stacks (said), --merge=all does;
 #  - operf killed with SIGKILL mid-run leaves a stack file that reads;
+#  - operf --append on a session whose stack file is of version 1 (made
+#    by hand from version 2) converts it: version 2, the old stacks kept,
+#    folded counts summing to the samples of both runs;
 #  - a truncated, garbled or bad-magic stack file: a clear error naming
 #    it, exit 1 for folded, -c falls back on the arcs; a file that reached
 #    its size limit: the samples without stacks are counted in a warning;
@@ -19,9 +23,10 @@
 #  - oprofiled (opcontrol --callgraph) writes the stack file too;
 #  - a stripped Debian program (xz, else bzip2): its folded lines sum to
 #    its samples in opreport's image summary;
-#  - a known stack set beside the callgraph fixture session: folded is
-#    golden, also under -i, -e, -x and -t (which select the leaves);
-#    -c's self and total exact (recursion counted once).
+#  - a known stack set beside the callgraph fixture session, written by
+#    hand in version 1 and in version 2 (from oprofile-ng-formats(5)):
+#    folded is golden for both, also under -i, -e, -x and -t (which select
+#    the leaves); -c's self and total exact (recursion counted once).
 . "$top_srcdir/tests/lib.sh"
 need_perf
 cc=$WORKLOADS/callchain
@@ -47,6 +52,20 @@ same_number() {
 
 check 'operf --callgraph ./callchain' profile cg --callgraph -d cg "$cc"
 check '... writes samples/current/stacks' test -s cg/samples/current/stacks
+# stack_version FILE VERSION: the stack file is of VERSION and, when
+# written by a writer that closed it, no longer than its committed records
+stack_version() {
+	python3 - "$1" "$2" <<'PY'
+import os, struct, sys
+path, want = sys.argv[1], int(sys.argv[2])
+magic, version, _events, committed = struct.unpack_from("=8sIIQ", open(path, "rb").read(64))
+size = os.path.getsize(path)
+print("version %d, %d bytes, %d committed" % (version, size, 64 + committed))
+sys.exit(magic != b"OPSTACK\n" or version != want or size != 64 + committed)
+PY
+}
+check '... in version 2, trimmed to its committed records' \
+	stack_version cg/samples/current/stacks 2
 check 'opreport --format=folded exits 0' exits 0 fold --format=folded --session-dir=cg
 check '... with a line ...;main;cg_caller;cg_leaf COUNT' \
 	grep -Eq '^callchain;(.*;)?main;cg_caller;cg_leaf [0-9]+$' fold.out
@@ -124,6 +143,59 @@ check 'operf killed with SIGKILL mid-run leaves a stack file' \
 check '... that opreport --format=folded reads' \
 	exits 0 kfold --format=folded --session-dir=killed
 check '... with stacks of the spinner' grep -q '^spinner;' kfold.out
+
+# --- a version 1 stack file opened for adding ------------------------------
+# to_v1 FILE: rewrite a version 2 stack file as version 1, from
+# oprofile-ng-formats(5): each node counting samples becomes a STACK record
+# of its frames and its ancestors', leaf first
+to_v1() {
+	python3 - "$1" <<'PY'
+import struct, sys
+path = sys.argv[1]
+b = open(path, "rb").read()
+magic, version, nev, committed, limit, dropped = struct.unpack_from("=8sIIQQQ", b)
+assert magic == b"OPSTACK\n" and version == 2
+off, end, out, nodes, stacks = 64, 64 + committed, b"", [], 0
+while off < end:
+    tag, word = struct.unpack_from("=II", b, off)
+    if tag & 0xff == 4:
+        counts = struct.unpack_from("=%dQ" % nev, b, off + 16)
+        nodes.append((word, tag >> 8, struct.unpack_from("=Q", b, off + 8)[0]))
+        if any(counts):
+            frames, n = [], len(nodes) - 1
+            while nodes[n][0] != 0xffffffff:
+                frames.append(nodes[n][1:])
+                n = nodes[n][0]
+            body = struct.pack("=II", nodes[n][1], len(frames))
+            body += struct.pack("=%dQ" % nev, *counts)
+            body += b"".join(struct.pack("=IIQ", im, 0, o) for im, o in frames)
+            out += struct.pack("=II", 3, 8 + len(body)) + body
+            stacks += 1
+        off += 16 + 8 * nev
+    else:
+        out += b[off:off + word]
+        off += word
+hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", 1, nev, len(out), limit, dropped) + b"\0" * 24
+open(path, "wb").write(hdr + out)
+print("%d stacks" % stacks)
+PY
+}
+make_v1() {
+	rm -rf old && cp -a cg old && to_v1 old/samples/current/stacks >old.v1 &&
+		stack_version old/samples/current/stacks 1
+}
+check 'a session whose stack file is of version 1 (made by hand)' make_v1
+check '... folded reads it as it read version 2' \
+	sh -c "'$OPREPORT' --format=folded --session-dir=old >old1.out 2>/dev/null &&
+	       cmp -s old1.out fold.out"
+check 'operf --callgraph --append on it' profile app --callgraph --append -d old "$cc"
+check '... converted it to version 2' stack_version old/samples/current/stacks 2
+check '... folded exits 0' exits 0 ofold --format=folded --session-dir=old
+check '... image summary exits 0' exits 0 osum -n --session-dir=old
+check '... folded counts sum to the samples of both runs' \
+	same_number "$(folded_sum ofold.out)" "$(all_total osum.out)"
+check '... more than the first run alone' \
+	at_least "$(folded_sum ofold.out)" $(($(folded_sum fold.out) + 1))
 
 # --- bad stack files ---------------------------------------------------------
 bad() {	# bad NAME: a copy of cg whose stack file the caller spoils
@@ -238,21 +310,28 @@ fi
 # --- a known stack set: folded is golden, -c's self and total exact ---------
 use_fixtures
 check 'mksamples.py writes the callgraph fixture session' mksession callgraph
-# stacks SESSION: a stack file for fixture_pie's session, frames at its
-# symbols (mksamples.py's own lookup), and one of an image and one of an
-# application the profile does not have
+# write_stacks SESSION VERSION: a stack file for fixture_pie's session,
+# frames at its symbols (mksamples.py's own lookup), and one of an image
+# and one of an application the profile does not have; in version 1 a
+# STACK record per stack, in version 2 the nodes of their prefix tree
 write_stacks() {
-	python3 "$top_srcdir/tests/tools/fixture_stacks.py" "$1" "$FIX/build/fixture_pie"
+	python3 "$top_srcdir/tests/tools/fixture_stacks.py" "$1" "$FIX/build/fixture_pie" "$2"
 }
-check '... with a stack file of known stacks' write_stacks out/callgraph
-check 'opreport --format=folded on it exits 0' exits 0 gfold --format=folded --session-dir=out/callgraph
 cat >gfold.want <<'GOLD'
 fixture_pie;[libx.so];compute_beta 1
 fixture_pie;main;printf 4
 fixture_pie;main;run_all;compute_alpha 9
 fixture_pie;main;run_all;compute_alpha;compute_gamma;compute_alpha 3
 GOLD
+check '... with a stack file of known stacks, version 2' write_stacks out/callgraph 2
+check '... (version 2 indeed)' stack_version out/callgraph/samples/current/stacks 2
+check 'opreport --format=folded on it exits 0' exits 0 gfold --format=folded --session-dir=out/callgraph
 check '... is the golden folded text' compare gfold.want gfold.out
+# version 1 (sessions recorded before version 2): read the same; the
+# checks below run on it
+check 'the same stacks in version 1' write_stacks out/callgraph 1
+check 'opreport --format=folded on it exits 0' exits 0 gfold1 --format=folded --session-dir=out/callgraph
+check '... is the golden folded text' compare gfold.want gfold1.out
 # the leaves are the rows shown: -t, -i, -e and -x select them as for -l
 # (the rows: compute_alpha 1000, compute_beta 500, compute_gamma 200,
 # run_all 10, main 5; printf 9 and strtoul 4 in libc)

@@ -4,6 +4,8 @@
  * walks every stack and frame; if it opens, also opens it for adding
  * (with the events it names) and adds a new and a known stack, then
  * reads it back: the stacks grow by exactly one and the counts add up.
+ * Version 1 and 2 files are read; a version 1 file is converted to 2 by
+ * the writer.
  * Nothing may crash, hang or leak.
  */
 #include "config.h"
@@ -24,6 +26,7 @@ static struct op_dir odir = OP_DIR_INIT;
 /* the file's stacks, frames and count sum, checking every reference */
 static uint64_t walk(const struct odb_stacks *s, size_t *nr)
 {
+	static struct odb_stack_frame buf[ODB_STACKS_MAX_FRAMES];
 	uint64_t sum = 0;
 	size_t i, j;
 
@@ -31,7 +34,7 @@ static uint64_t walk(const struct odb_stacks *s, size_t *nr)
 	for (i = 0; i < *nr; i++) {
 		struct odb_stack st;
 
-		odb_stacks_get(s, i, &st);
+		odb_stacks_get(s, i, &st, buf);
 		if (st.app >= odb_stacks_nr_images(s) || !st.nr_frames)
 			abort();
 		for (j = 0; j < st.nr_frames; j++)
@@ -54,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char names[ODB_STACKS_MAX_EVENTS][128];
 	size_t nr, nr_after, i, nev;
 	uint64_t sum, sum_after;
-	uint32_t img;
+	uint32_t img, version;
 	int ret;
 
 	fuzz_tmp("fuzz_stacks", "stacks");
@@ -63,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (odb_stacks_open(fuzz_tmp_file, &s))
 		return 0;
 	sum = walk(s, &nr);
+	memcpy(&version, data + 8, sizeof(version));	/* opened: 64 bytes */
 	nev = odb_stacks_nr_events(s);
 	for (i = 0; i < nev; i++) {
 		snprintf(names[i], sizeof(names[i]), "%s", odb_stacks_event(s, i));
@@ -86,8 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	sum_after = walk(s, &nr_after);
 	odb_stacks_close(s);
-	/* the stack may have been there already (same image and frames) */
-	if (sum_after != sum + 7 || (nr_after != nr + 1 && nr_after != nr))
+	/* the stack may have been there already (same image and frames);
+	 * converting version 1 merges repeated stacks and leaves out those
+	 * counting nothing */
+	if (sum_after != sum + 7 || nr_after > nr + 1 ||
+	    (version != ODB_STACKS_VERSION_1 && nr_after < nr))
 		abort();
 	return 0;
 }

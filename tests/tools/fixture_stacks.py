@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A stack file of known stacks beside the callgraph fixture session.
 
-    fixture_stacks.py SESSION_DIR FIXTURE_PIE
+    fixture_stacks.py SESSION_DIR FIXTURE_PIE [VERSION]
 
 Writes SESSION_DIR/samples/current/stacks (oprofile-ng-session(5)) with
 frames at fixture_pie's symbols (mksamples.py's own lookup), one frame of
 an image the profile does not have and one stack of an application it
-does not have.  As folded stacks:
+does not have; in VERSION 2 (the default) the nodes of the stacks' prefix
+tree, in version 1 a STACK record per stack.  As folded stacks:
 
     fixture_pie;[libx.so];compute_beta 1
     fixture_pie;main;printf 4
@@ -18,6 +19,7 @@ import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mksamples
 cur, binary = sys.argv[1] + "/samples/current", sys.argv[2]
+version = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 app = libc = ev = None
 for d, _dirs, files in os.walk(cur):
     for f in files:
@@ -49,8 +51,22 @@ def rec(t, body):
 recs = rec(1, ev.encode() + b"\0")
 for i in images:
     recs += rec(2, i.encode() + b"\0")
+nodes, index = [], {}
+def node(parent, image, offset):
+    if (parent, image, offset) not in index:
+        index[parent, image, offset] = len(nodes)
+        nodes.append([parent, image, offset, 0])
+    return index[parent, image, offset]
 for a, frames, n in stacks:
-    recs += rec(3, struct.pack("=IIQ", a, len(frames), n) +
-                b"".join(struct.pack("=IIQ", im, 0, off) for im, off in frames))
-hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", 1, 1, len(recs), 1 << 20, 0) + b"\0" * 24
+    if version == 1:
+        recs += rec(3, struct.pack("=IIQ", a, len(frames), n) +
+                    b"".join(struct.pack("=IIQ", im, 0, off) for im, off in frames))
+        continue
+    p = node(0xffffffff, a, 0)          # the root: the application
+    for im, off in reversed(frames):    # outermost caller first
+        p = node(p, im, off)
+    nodes[p][3] += n
+for parent, image, offset, n in nodes:
+    recs += struct.pack("=IIQQ", 4 | image << 8, parent, offset, n)
+hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", version, 1, len(recs), 1 << 20, 0) + b"\0" * 24
 open(cur + "/stacks", "wb").write(hdr + recs)
