@@ -31,6 +31,8 @@ struct gz_sink {
 	z_stream z;
 	FILE *out;
 	int err;			/* the first error: -EIO or -ENOMEM */
+	size_t held;			/* bytes in in[] */
+	unsigned char in[64 * 1024];	/* appends gathered for deflate() */
 	unsigned char buf[64 * 1024];
 };
 
@@ -55,10 +57,9 @@ static void gz_run(struct gz_sink *g, int flush)
 	} while (g->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
 }
 
-static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+/* deflate len bytes at data */
+static void gz_feed(struct gz_sink *g, const uint8_t *data, size_t len)
 {
-	struct gz_sink *g = (struct gz_sink *)b;
-
 	while (len && !g->err) {
 		/* avail_in is 32 bits wide: feed a large append in pieces */
 		uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
@@ -69,6 +70,32 @@ static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 		data += n;
 		len -= n;
 	}
+}
+
+/* deflate what in[] holds */
+static void gz_drain(struct gz_sink *g)
+{
+	gz_feed(g, g->in, g->held);
+	g->held = 0;
+}
+
+/*
+ * protobuf-c appends each field on its own, a few bytes at a time: they
+ * are gathered in in[] (one deflate() call per few bytes costs more than
+ * the compression)
+ */
+static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+	struct gz_sink *g = (struct gz_sink *)b;
+
+	if (g->held + len > sizeof(g->in))
+		gz_drain(g);
+	if (len >= sizeof(g->in)) {
+		gz_feed(g, data, len);
+		return;
+	}
+	memcpy(g->in + g->held, data, len);
+	g->held += len;
 }
 
 /* the message structs, each kind in one array, and the pointers to them */
@@ -275,6 +302,7 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
 	}
 	perftools__profiles__profile__pack_to_buffer(&b.prof, &g->base);
+	gz_drain(g);
 	if (!g->err) {
 		g->z.next_in = NULL;
 		g->z.avail_in = 0;
