@@ -309,6 +309,11 @@ def walk(top):
         if rel_dir == "stats" or rel_dir.startswith("stats/"):
             continue
         for name in sorted(filenames):
+            # NAME.tmp: a sample file being made (libdb renames it into
+            # place once whole); a writer killed meanwhile leaves it, and
+            # the report tools do not read it
+            if name.endswith(".tmp"):
+                continue
             rel = name if rel_dir == "." else rel_dir + "/" + name
             if rel.startswith("{root}/") or rel.startswith("{kern}/"):
                 yield rel
