@@ -50,15 +50,21 @@ struct frame_name {
 	uint32_t id;
 };
 
+/* a slot of the children's index; node 0 (the root) marks it empty */
+struct child_slot {
+	uint32_t parent, name, node;
+};
+
 struct flame {
 	const char **names;		/* borrowed from the profile */
 	size_t nr_names;
 	struct op_hmap name_index;	/* hash of the text -> id + 1 */
 	struct flame_node *v;
 	size_t nr, alloc;
-	struct op_hmap child_index;	/* (parent, name) -> node + 1 */
+	struct child_slot *slots;	/* (parent, name) -> node: open addressing */
+	size_t mask;			/* slots - 1 */
 	struct frame_name *frames;	/* the names of stack frames seen */
-	size_t nr_frames;
+	size_t nr_frames, alloc_frames;
 	struct op_hmap frame_index;	/* hash of (image, what) -> frame + 1 */
 	uint64_t total;
 };
@@ -92,24 +98,50 @@ static uint32_t node_add(struct flame *f, uint32_t parent, uint32_t name)
 	return (uint32_t)f->nr++;
 }
 
+static uint64_t child_hash(uint32_t parent, uint32_t name)
+{
+	return op_hash_u64((uint64_t)parent << 32 | name);
+}
+
+/* doubles the slots of the children's index, which stays under 3/4 full */
+static void children_grow(struct flame *f)
+{
+	size_t size = (f->mask + 1) * 2, i, j;
+	struct child_slot *slots = op_xcalloc(size, sizeof(*slots));
+
+	for (i = 0; i <= f->mask; i++) {
+		const struct child_slot *c = &f->slots[i];
+
+		if (!c->node)
+			continue;
+		for (j = child_hash(c->parent, c->name) & (size - 1); slots[j].node;
+		     j = (j + 1) & (size - 1))
+			;
+		slots[j] = *c;
+	}
+	free(f->slots);
+	f->slots = slots;
+	f->mask = size - 1;
+}
+
 /* the child of parent with name id, made on first use */
 static uint32_t child_of(struct flame *f, uint32_t parent, uint32_t id)
 {
-	uint64_t h = op_hash_combine(op_hash_u64(parent), id);
-	struct op_hmap_iter it;
-	uint32_t n;
-	void *val;
+	struct child_slot *c;
+	uint32_t node;
+	size_t j;
 
-	for (val = op_hmap_first(&f->child_index, h, &it); val;
-	     val = op_hmap_next(&f->child_index, h, &it)) {
-		n = (uint32_t)((uintptr_t)val - 1);
-		if (f->v[n].parent == parent && f->v[n].name == id)
-			return n;
-	}
-	n = node_add(f, parent, id);
-	if (op_hmap_insert(&f->child_index, h, (void *)((uintptr_t)n + 1)))
-		op_die(1, "out of memory");
-	return n;
+	for (j = child_hash(parent, id) & f->mask; f->slots[j].node; j = (j + 1) & f->mask)
+		if (f->slots[j].parent == parent && f->slots[j].name == id)
+			return f->slots[j].node;
+	node = node_add(f, parent, id);
+	c = &f->slots[j];
+	c->parent = parent;
+	c->name = id;
+	c->node = node;
+	if (f->nr * 4 > (f->mask + 1) * 3)
+		children_grow(f);
+	return node;
 }
 
 /* the child of parent named name, made on first use */
@@ -135,7 +167,10 @@ static uint32_t frame_name_id(struct flame *f, struct pp_side *side,
 		if (fn->image == fr->image && fn->what == what)
 			return fn->id;
 	}
-	f->frames = op_xreallocarray(f->frames, f->nr_frames + 1, sizeof(*f->frames));
+	if (f->nr_frames == f->alloc_frames) {
+		f->alloc_frames = f->alloc_frames ? f->alloc_frames * 2 : 1024;
+		f->frames = op_xreallocarray(f->frames, f->alloc_frames, sizeof(*f->frames));
+	}
 	fn = &f->frames[f->nr_frames++];
 	fn->image = fr->image;
 	fn->what = what;
@@ -280,7 +315,8 @@ int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s)
 	int ret;
 
 	op_hmap_init(&f.name_index);
-	op_hmap_init(&f.child_index);
+	f.mask = 1023;
+	f.slots = op_xcalloc(f.mask + 1, sizeof(*f.slots));
 	op_hmap_init(&f.frame_index);
 	node_add(&f, UINT32_MAX, name_id(&f, "all"));
 	ret = pp_stacks_load(&st, s->p, r->notes);
@@ -291,7 +327,7 @@ int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s)
 	write_json(out, &f, !ret);
 	pp_stacks_release(&st);
 	op_hmap_release(&f.frame_index);
-	op_hmap_release(&f.child_index);
+	free(f.slots);
 	op_hmap_release(&f.name_index);
 	free(f.v);
 	free(f.frames);
