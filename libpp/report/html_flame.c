@@ -308,29 +308,27 @@ static void write_json(FILE *out, const struct flame *f, bool stacks)
 	fputs("]}", out);
 }
 
-int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s)
+int pp_html_flame(FILE *out, struct pp_side *s)
 {
 	struct flame f = { 0 };
-	struct pp_stacks st;
-	int ret;
 
 	op_hmap_init(&f.name_index);
 	f.mask = 1023;
 	f.slots = op_xcalloc(f.mask + 1, sizeof(*f.slots));
 	op_hmap_init(&f.frame_index);
 	node_add(&f, UINT32_MAX, name_id(&f, "all"));
-	ret = pp_stacks_load(&st, s->p, r->notes);
-	if (!ret)
-		from_stacks(&f, s, &st);
+	if (!s->stacks_ret)
+		from_stacks(&f, s, &s->stacks);
 	else
 		from_arcs(&f, s);
-	write_json(out, &f, !ret);
-	pp_stacks_release(&st);
+	write_json(out, &f, !s->stacks_ret);
+	/* drawn: their memory back before the annotation reads DWARF */
+	pp_stacks_release(&s->stacks);
 	op_hmap_release(&f.frame_index);
 	free(f.slots);
 	op_hmap_release(&f.name_index);
 	free(f.v);
 	free(f.frames);
 	free(f.names);
-	return ret;
+	return s->stacks_ret;
 }
