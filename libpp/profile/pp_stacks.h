@@ -46,6 +46,11 @@ struct pp_stacks {
 	uint64_t dropped;	/* samples whose stacks did not fit the files */
 	char **names;		/* the "other" names, owned */
 	size_t nr_names;
+	/* the storage of the stacks' frames and counts: blocks, the last
+	 * with block_left bytes free at block_at */
+	void **blocks;
+	size_t nr_blocks, block_left;
+	char *block_at;
 };
 
 /*

@@ -109,6 +109,33 @@ static size_t event_of(const struct odb_stacks *f, const struct pp_class *c)
 	return SIZE_MAX;
 }
 
+/* the smallest block of the stacks' storage */
+#define STACKS_BLOCK_SIZE (256u * 1024)
+
+_Static_assert(sizeof(struct pp_stack_frame) % sizeof(uint64_t) == 0,
+	       "a stack's counts after its frames are aligned");
+
+/*
+ * size bytes (a multiple of 8) of zeroes for a stack: the stacks of a
+ * file are many and small, so they are cut from blocks rather than each
+ * allocated (and freed) alone
+ */
+static void *stack_alloc(struct pp_stacks *s, size_t size)
+{
+	size_t block = size > STACKS_BLOCK_SIZE ? size : STACKS_BLOCK_SIZE;
+	void *at;
+
+	if (s->block_left < size) {
+		s->blocks = op_xreallocarray(s->blocks, s->nr_blocks + 1, sizeof(*s->blocks));
+		s->block_at = s->blocks[s->nr_blocks++] = op_xcalloc(1, block);
+		s->block_left = block;
+	}
+	at = s->block_at;
+	s->block_at += size;
+	s->block_left -= size;
+	return at;
+}
+
 static void add_stack(struct pp_stacks *s, struct pp_profile *p,
 		      const struct odb_stack *st, const struct image_map *map,
 		      const size_t *ev_of_class)
@@ -131,8 +158,8 @@ static void add_stack(struct pp_stacks *s, struct pp_profile *p,
 	out = &s->v[s->nr++];
 	out->app = map[st->app].app;
 	out->nr_frames = st->nr_frames;
-	out->frames = op_xcalloc(st->nr_frames, sizeof(*out->frames));
-	out->counts = op_xcalloc(p->nr_classes, sizeof(uint64_t));
+	out->frames = stack_alloc(s, st->nr_frames * sizeof(*out->frames));
+	out->counts = stack_alloc(s, p->nr_classes * sizeof(uint64_t));
 	for (c = 0; c < p->nr_classes; c++)
 		if (ev_of_class[c] != SIZE_MAX)
 			out->counts[c] = st->counts[ev_of_class[c]];
@@ -245,10 +272,9 @@ void pp_stacks_release(struct pp_stacks *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nr; i++) {
-		free(s->v[i].frames);
-		free(s->v[i].counts);
-	}
+	for (i = 0; i < s->nr_blocks; i++)
+		free(s->blocks[i]);
+	free(s->blocks);
 	free(s->v);
 	for (i = 0; i < s->nr_names; i++)
 		free(s->names[i]);

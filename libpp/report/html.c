@@ -129,7 +129,7 @@ static void put_flame(FILE *out, struct pp_report *r)
 
 	if (!f)
 		op_die(1, "out of memory");
-	ret = pp_html_flame(f, r, s);
+	ret = pp_html_flame(f, s);
 	if (fclose(f))
 		op_die(1, "out of memory");
 	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n<p id=\"flame-source\">", out);

@@ -8,24 +8,36 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "libpp/report/report_int.h"
 
+/* the entity of an HTML special character c */
+static const char *html_entity(char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	default: return "&#39;";
+	}
+}
+
 void pp_html_put(FILE *out, const char *s)
 {
-	const char *p;
+	size_t run;
 
-	for (p = s; *p; p++) {
-		switch (*p) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*p, out); break;
-		}
+	/* the runs between the characters to escape, each in one write */
+	for (;;) {
+		run = strcspn(s, "&<>\"'");
+		fwrite(s, 1, run, out);
+		if (!s[run])
+			return;
+		fputs(html_entity(s[run]), out);
+		s += run + 1;
 	}
 }
 
@@ -48,19 +60,29 @@ void pp_html_put_len(FILE *out, const char *s, size_t len)
 	fwrite(s + at, 1, len - at, out);
 }
 
+/* does byte c need an escape in a JSON string inside <script>? */
+static bool json_special(unsigned char c)
+{
+	/* '<' so that no "</script>" or "<!--" ends the element */
+	return c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
+}
+
 void pp_json_put(FILE *out, const char *s)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)s, *run;
 
 	fputc('"', out);
-	for (p = (const unsigned char *)s; *p; p++) {
+	for (;;) {
+		for (run = p; *p && !json_special(*p); p++)
+			;
+		fwrite(run, 1, (size_t)(p - run), out);
+		if (!*p)
+			break;
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
-			/* '<' so that no "</script>" or "<!--" ends the element */
-			fprintf(out, "\\u%04x", *p);
 		else
-			fputc(*p, out);
+			fprintf(out, "\\u%04x", *p);
+		p++;
 	}
 	fputc('"', out);
 }

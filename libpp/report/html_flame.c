@@ -39,13 +39,33 @@ struct flame_node {
 	uint64_t self;			/* samples of the first class */
 };
 
+/*
+ * A stack frame's name id, by its image and symbol (by its "other" name
+ * when the image has no samples): the frames of 100 k stacks name a few
+ * thousand symbols, whose shown names are then looked up and hashed once
+ */
+struct frame_name {
+	size_t image;
+	const void *what;		/* the pp_sym, or the other name */
+	uint32_t id;
+};
+
+/* a slot of the children's index; node 0 (the root) marks it empty */
+struct child_slot {
+	uint32_t parent, name, node;
+};
+
 struct flame {
 	const char **names;		/* borrowed from the profile */
 	size_t nr_names;
 	struct op_hmap name_index;	/* hash of the text -> id + 1 */
 	struct flame_node *v;
 	size_t nr, alloc;
-	struct op_hmap child_index;	/* (parent, name) -> node + 1 */
+	struct child_slot *slots;	/* (parent, name) -> node: open addressing */
+	size_t mask;			/* slots - 1 */
+	struct frame_name *frames;	/* the names of stack frames seen */
+	size_t nr_frames, alloc_frames;
+	struct op_hmap frame_index;	/* hash of (image, what) -> frame + 1 */
 	uint64_t total;
 };
 
@@ -78,24 +98,87 @@ static uint32_t node_add(struct flame *f, uint32_t parent, uint32_t name)
 	return (uint32_t)f->nr++;
 }
 
+static uint64_t child_hash(uint32_t parent, uint32_t name)
+{
+	return op_hash_u64((uint64_t)parent << 32 | name);
+}
+
+/* doubles the slots of the children's index, which stays under 3/4 full */
+static void children_grow(struct flame *f)
+{
+	size_t size = (f->mask + 1) * 2, i, j;
+	struct child_slot *slots = op_xcalloc(size, sizeof(*slots));
+
+	for (i = 0; i <= f->mask; i++) {
+		const struct child_slot *c = &f->slots[i];
+
+		if (!c->node)
+			continue;
+		for (j = child_hash(c->parent, c->name) & (size - 1); slots[j].node;
+		     j = (j + 1) & (size - 1))
+			;
+		slots[j] = *c;
+	}
+	free(f->slots);
+	f->slots = slots;
+	f->mask = size - 1;
+}
+
+/* the child of parent with name id, made on first use */
+static uint32_t child_of(struct flame *f, uint32_t parent, uint32_t id)
+{
+	struct child_slot *c;
+	uint32_t node;
+	size_t j;
+
+	for (j = child_hash(parent, id) & f->mask; f->slots[j].node; j = (j + 1) & f->mask)
+		if (f->slots[j].parent == parent && f->slots[j].name == id)
+			return f->slots[j].node;
+	node = node_add(f, parent, id);
+	c = &f->slots[j];
+	c->parent = parent;
+	c->name = id;
+	c->node = node;
+	if (f->nr * 4 > (f->mask + 1) * 3)
+		children_grow(f);
+	return node;
+}
+
 /* the child of parent named name, made on first use */
 static uint32_t child(struct flame *f, uint32_t parent, const char *name)
 {
-	uint32_t id = name_id(f, name), n;
-	uint64_t h = op_hash_combine(op_hash_u64(parent), id);
+	return child_of(f, parent, name_id(f, name));
+}
+
+/* the name id of a stack frame, its name looked up on first use */
+static uint32_t frame_name_id(struct flame *f, struct pp_side *side,
+			      const struct pp_stack_frame *fr)
+{
+	const void *what = fr->image == SIZE_MAX ? (const void *)fr->other :
+			   (const void *)fr->sym;
+	uint64_t h = op_hash_combine(op_hash_u64((uintptr_t)what), fr->image);
+	struct frame_name *fn;
 	struct op_hmap_iter it;
 	void *val;
 
-	for (val = op_hmap_first(&f->child_index, h, &it); val;
-	     val = op_hmap_next(&f->child_index, h, &it)) {
-		n = (uint32_t)((uintptr_t)val - 1);
-		if (f->v[n].parent == parent && f->v[n].name == id)
-			return n;
+	for (val = op_hmap_first(&f->frame_index, h, &it); val;
+	     val = op_hmap_next(&f->frame_index, h, &it)) {
+		fn = &f->frames[(uintptr_t)val - 1];
+		if (fn->image == fr->image && fn->what == what)
+			return fn->id;
 	}
-	n = node_add(f, parent, id);
-	if (op_hmap_insert(&f->child_index, h, (void *)((uintptr_t)n + 1)))
+	if (f->nr_frames == f->alloc_frames) {
+		f->alloc_frames = f->alloc_frames ? f->alloc_frames * 2 : 1024;
+		f->frames = op_xreallocarray(f->frames, f->alloc_frames, sizeof(*f->frames));
+	}
+	fn = &f->frames[f->nr_frames++];
+	fn->image = fr->image;
+	fn->what = what;
+	fn->id = name_id(f, fr->image == SIZE_MAX ? fr->other :
+			 pp_shown_name(side->p, fr->image, fr->sym));
+	if (op_hmap_insert(&f->frame_index, h, (void *)(uintptr_t)f->nr_frames))
 		op_die(1, "out of memory");
-	return n;
+	return fn->id;
 }
 
 static void add_samples(struct flame *f, uint32_t node, uint64_t count)
@@ -115,12 +198,8 @@ static void from_stacks(struct flame *f, struct pp_side *side, const struct pp_s
 		if (!s->counts[0])
 			continue;
 		n = child(f, 0, pp_names_app(&side->names, s->app));
-		for (k = s->nr_frames; k-- > 0;) {
-			const struct pp_stack_frame *fr = &s->frames[k];
-
-			n = child(f, n, fr->image == SIZE_MAX ? fr->other :
-				  pp_shown_name(side->p, fr->image, fr->sym));
-		}
+		for (k = s->nr_frames; k-- > 0;)
+			n = child_of(f, n, frame_name_id(f, side, &s->frames[k]));
 		add_samples(f, n, s->counts[0]);
 	}
 }
@@ -184,6 +263,33 @@ static void from_arcs(struct flame *f, struct pp_side *s)
 	free(buf);
 }
 
+/* the nodes as NAME,PARENT,SELF triples, 32 to a line */
+static void write_nodes(FILE *out, const struct flame *f)
+{
+	struct pp_out *o = op_xmalloc(sizeof(*o));
+	size_t i;
+
+	pp_out_init(o, out);
+	for (i = 0; i < f->nr; i++) {
+		const struct flame_node *n = &f->v[i];
+
+		if (i)
+			pp_out_ch(o, ',');
+		pp_out_u64(o, n->name);
+		pp_out_ch(o, ',');
+		if (n->parent == UINT32_MAX)
+			pp_out_str(o, "-1");
+		else
+			pp_out_u64(o, n->parent);
+		pp_out_ch(o, ',');
+		pp_out_u64(o, n->self);
+		if (i % 32 == 31)
+			pp_out_ch(o, '\n');
+	}
+	pp_out_flush(o);
+	free(o);
+}
+
 static void write_json(FILE *out, const struct flame *f, bool stacks)
 {
 	size_t i;
@@ -198,36 +304,31 @@ static void write_json(FILE *out, const struct flame *f, bool stacks)
 			fputc('\n', out);
 	}
 	fputs("],\n\"nodes\":[", out);
-	for (i = 0; i < f->nr; i++) {
-		const struct flame_node *n = &f->v[i];
-
-		fprintf(out, "%s%" PRIu32 ",%" PRId64 ",%" PRIu64, i ? "," : "", n->name,
-			n->parent == UINT32_MAX ? (int64_t)-1 : (int64_t)n->parent, n->self);
-		if (i % 32 == 31)
-			fputc('\n', out);
-	}
+	write_nodes(out, f);
 	fputs("]}", out);
 }
 
-int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s)
+int pp_html_flame(FILE *out, struct pp_side *s)
 {
 	struct flame f = { 0 };
-	struct pp_stacks st;
-	int ret;
 
 	op_hmap_init(&f.name_index);
-	op_hmap_init(&f.child_index);
+	f.mask = 1023;
+	f.slots = op_xcalloc(f.mask + 1, sizeof(*f.slots));
+	op_hmap_init(&f.frame_index);
 	node_add(&f, UINT32_MAX, name_id(&f, "all"));
-	ret = pp_stacks_load(&st, s->p, r->notes);
-	if (!ret)
-		from_stacks(&f, s, &st);
+	if (!s->stacks_ret)
+		from_stacks(&f, s, &s->stacks);
 	else
 		from_arcs(&f, s);
-	write_json(out, &f, !ret);
-	pp_stacks_release(&st);
-	op_hmap_release(&f.child_index);
+	write_json(out, &f, !s->stacks_ret);
+	/* drawn: their memory back before the annotation reads DWARF */
+	pp_stacks_release(&s->stacks);
+	op_hmap_release(&f.frame_index);
+	free(f.slots);
 	op_hmap_release(&f.name_index);
 	free(f.v);
+	free(f.frames);
 	free(f.names);
-	return ret;
+	return s->stacks_ret;
 }

@@ -42,7 +42,7 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "html",
 		.mode = PP_MODE_HTML,
-		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_NEEDS_STACKS,
 		.write = pp_write_html,
 	}, {
 		.name = "xml-callgraph",

@@ -124,6 +124,9 @@ enum pp_output_needs {
 	PP_SORTS_OWN = 1 << 4,		/* the output orders what it shows */
 	PP_NAMES_AHEAD = 1 << 5,	/* shown names made ahead, in the
 					 * prepared order (pp_side_sym_name()) */
+	PP_NEEDS_STACKS = 1 << 6,	/* whole call stacks (the stack file);
+					 * with PP_NEEDS_ARCS, the arcs are
+					 * built only when there are none */
 };
 
 struct pp_report;			/* what an output is given (report_int.h) */

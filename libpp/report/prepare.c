@@ -6,7 +6,9 @@
  *
  *	rows		per symbol (or per image), -x leaving out the
  *			images applications merely use
- *	arcs		call-graph arcs between rows, -x likewise
+ *	stacks		whole call stacks, for the outputs that draw them
+ *	arcs		call-graph arcs between rows, -x likewise; for an
+ *			output of stacks, only when there are none
  *	notes		missing or changed binaries, sample-file headers
  *			whose kernel flag contradicts their image
  *	totals		the whole every share is of: every sample, or
@@ -99,7 +101,11 @@ static void build_rows(struct pp_report *r, struct pp_side *s)
 	};
 
 	pp_rows_build(&s->rows, s->p, &ro);
-	if (needs(r, PP_NEEDS_ARCS))
+	if (needs(r, PP_NEEDS_STACKS))
+		s->stacks_ret = pp_stacks_load(&s->stacks, s->p, r->notes);
+	s->with_arcs = needs(r, PP_NEEDS_ARCS) &&
+		       (!needs(r, PP_NEEDS_STACKS) || s->stacks_ret);
+	if (s->with_arcs)
 		pp_arcs_build(&s->arcs, s->p, &s->rows, r->o->exclude_dependent,
 			      r->notes);
 	if (needs(r, PP_NEEDS_SYMBOLS))
@@ -171,9 +177,9 @@ static void select_rows(struct pp_report *r, struct pp_side *s)
  * row (callers and callees are shown too); an application column when
  * some class has samples of several applications.
  */
-static void column_hints(struct pp_report *r, struct pp_side *s)
+static void column_hints(struct pp_side *s)
 {
-	bool all = needs(r, PP_NEEDS_ARCS);
+	bool all = s->with_arcs;
 	size_t nr = all ? s->rows.nr : s->nr_sel, i;
 
 	for (i = 0; i < nr; i++) {
@@ -254,7 +260,7 @@ void pp_prepare(struct pp_report *r)
 		pp_names_init(&s->names, s->p, r->o->long_filenames,
 			      r->o->show_comm && r->info ? &r->info->comms : NULL);
 		select_rows(r, s);
-		column_hints(r, s);
+		column_hints(s);
 		order_rows(r, s);
 		if (needs(r, PP_NAMES_AHEAD))
 			start_names(r, s);
@@ -282,8 +288,10 @@ void pp_prepare_release(struct pp_report *r)
 		free(s->sel);
 		free(s->totals);
 		pp_names_release(&s->names);
-		if (needs(r, PP_NEEDS_ARCS))
+		if (s->with_arcs)
 			pp_arcs_release(&s->arcs);
+		if (needs(r, PP_NEEDS_STACKS))
+			pp_stacks_release(&s->stacks);
 		pp_rows_release(&s->rows);
 	}
 }

@@ -16,6 +16,7 @@
 #include "libpp/profile/pp_arcs.h"
 #include "libpp/profile/pp_notes.h"
 #include "libpp/profile/pp_rows.h"
+#include "libpp/profile/pp_stacks.h"
 #include "libpp/report/pp_report.h"
 #include "libpp/symbols/pp_demangle.h"
 #include "libutil/op_hmap.h"
@@ -44,6 +45,11 @@ struct pp_side {
 	 */
 	struct pp_rows rows;
 	struct pp_arcs arcs;		/* PP_NEEDS_ARCS: arcs between rows */
+	bool with_arcs;			/* arcs were built */
+	/* PP_NEEDS_STACKS: the stack files' stacks when stacks_ret is 0,
+	 * else pp_stacks_load()'s error; an output may release them early */
+	struct pp_stacks stacks;
+	int stacks_ret;
 	uint64_t *totals;		/* per class: the samples of all rows, the
 					 * whole of every share (-l: the samples
 					 * in symbols) */
@@ -199,11 +205,12 @@ void pp_html_put_len(FILE *out, const char *s, size_t len);
 void pp_json_put(FILE *out, const char *s);
 /*
  * The flame graph's JSON of side s of r (html_flame.c): from the stack
- * file, else from the arcs (s has them: PP_NEEDS_ARCS).  Returns 0 when
- * it was made from stacks, else pp_stacks_load()'s error (-ENOENT: no
- * stack file), the reason it was made from arcs.
+ * file, else from the arcs (s has them: PP_NEEDS_STACKS and
+ * PP_NEEDS_ARCS).  Returns 0 when it was made from stacks, else
+ * pp_stacks_load()'s error (-ENOENT: no stack file), the reason it was
+ * made from arcs.
  */
-int pp_html_flame(FILE *out, struct pp_report *r, struct pp_side *s);
+int pp_html_flame(FILE *out, struct pp_side *s);
 /* the symbol table and the image summary of side s (html_tables.c) */
 void pp_html_symbols(FILE *out, struct pp_report *r, struct pp_side *s);
 void pp_html_images(FILE *out, struct pp_report *r, struct pp_side *s);

@@ -278,20 +278,67 @@ static bool is_list(const char *name)
 	return len > 5 && !strcmp(name + len - 5, ".list");
 }
 
+/* the length of the longest tail that names[0..nr) all end with */
+static size_t common_tail(char *const *names, size_t nr)
+{
+	size_t len = strlen(names[0]), i, n, k;
+
+	for (i = 1; i < nr; i++) {
+		n = strlen(names[i]);
+		for (k = 0; k < len && k < n && names[0][len - 1 - k] == names[i][n - 1 - k]; k++)
+			;
+		len = k;
+	}
+	return len;
+}
+
 /*
- * Does the dpkg list at path name one of names[0..nr)?  1 or 0 (also for
- * a list that cannot be read), or -ENOMEM.
+ * Is one of names[0..nr) a line of text (len bytes)?  All end with the
+ * same tail of tail_len bytes: one search for it finds the candidates
+ * (the names differ by a directory: the link, the /usr merge).
  */
-static int list_names(const char *path, char *const *names, size_t nr)
+static bool has_any_line(const char *text, size_t len, char *const *names, size_t nr,
+			 size_t tail_len)
+{
+	const char *p = text, *end = text + len, *start, *eol;
+	const char *tail = names[0] + strlen(names[0]) - tail_len;
+	size_t i;
+
+	if (!tail_len) {
+		for (i = 0; i < nr; i++)
+			if (has_line(text, len, names[i]))
+				return true;
+		return false;
+	}
+	while ((p = memmem(p, (size_t)(end - p), tail, tail_len))) {
+		eol = p + tail_len;
+		p++;
+		if (eol != end && *eol != '\n')
+			continue;
+		start = memrchr(text, '\n', (size_t)(eol - text));
+		start = start ? start + 1 : text;
+		for (i = 0; i < nr; i++)
+			if (strlen(names[i]) == (size_t)(eol - start) &&
+			    !memcmp(start, names[i], (size_t)(eol - start)))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Does the dpkg list at path name one of names[0..nr), whose common tail
+ * is tail_len bytes?  1 or 0 (also for a list that cannot be read), or
+ * -ENOMEM.
+ */
+static int list_names(const char *path, char *const *names, size_t nr, size_t tail_len)
 {
 	char *text;
-	size_t len, i;
-	int found = 0, ret = op_read_file(path, DPKG_LIST_MAX, &text, &len);
+	size_t len;
+	int found, ret = op_read_file(path, DPKG_LIST_MAX, &text, &len);
 
 	if (ret)
 		return ret == -ENOMEM ? ret : 0;
-	for (i = 0; i < nr && !found; i++)
-		found = has_line(text, len, names[i]);
+	found = has_any_line(text, len, names, nr, tail_len);
 	free(text);
 	return found;
 }
@@ -302,11 +349,13 @@ int pp_dpkg_package(const char *info_dir, const char *path, char **pkg)
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	char *names[4] = { NULL };
 	struct dirent *de;
-	size_t i, nr;
+	size_t i, nr, tail_len = 0;
 	DIR *dir;
 	int ret = dpkg_names(path, names, &nr);
 
 	*pkg = NULL;
+	if (!ret)
+		tail_len = common_tail(names, nr);
 	dir = ret ? NULL : opendir(lists);
 	if (!ret && !dir)
 		ret = -ENOENT;
@@ -316,7 +365,7 @@ int pp_dpkg_package(const char *info_dir, const char *path, char **pkg)
 			continue;
 		op_strbuf_reset(&sb);
 		op_strbuf_addf(&sb, "%s/%s", lists, de->d_name);
-		ret = op_strbuf_failed(&sb) ? -ENOMEM : list_names(sb.buf, names, nr);
+		ret = op_strbuf_failed(&sb) ? -ENOMEM : list_names(sb.buf, names, nr, tail_len);
 		if (ret > 0) {
 			*pkg = package_of_list(de->d_name);
 			ret = *pkg ? 0 : -ENOMEM;
