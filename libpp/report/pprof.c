@@ -57,11 +57,10 @@ struct key {
 	uint64_t at;			/* address key, symbol start, or name string */
 };
 
-/* the leaf samples of the stacks at one (image, app, key) */
+/* the stacks' leaves at one (image, app, key); their counts are apart */
 struct leaf {
 	size_t image, app;
 	uint64_t key;
-	uint64_t *counts;		/* [nr_classes] */
 };
 
 /* inlining deeper than this gives a location no line */
@@ -78,9 +77,12 @@ struct build {
 	size_t *image_mapping;		/* per image: mapping id, 0: none yet */
 	bool *row_shown;		/* per row index */
 	uint64_t *row_stacked;		/* per row index and class: leaf samples */
-	struct op_hmap leaf_index;	/* (image, app, key) -> struct leaf */
-	struct leaf **leaves;
+	struct op_hmap leaf_index;	/* (image, app, key) -> index + 1 */
+	struct leaf *leaves;
+	uint64_t *leaf_counts;		/* per leaf and class: samples */
 	size_t nr_leaves, alloc_leaves;
+	size_t *app_label;		/* per app: label string index + 1, 0: none yet */
+	struct op_hmap name_index;	/* a name's address -> string index + 1 */
 	uint64_t *need, *take;		/* [nr_classes] scratch */
 	const struct pp_row *row;	/* the row whose keys are walked */
 };
@@ -123,6 +125,35 @@ static size_t str(struct build *b, const char *s)
 	if (op_hmap_insert(&m->string_index, h, ival(m->nr_strings)))
 		op_die(1, "out of memory");
 	return m->nr_strings++;
+}
+
+/*
+ * str() of a name that many frames share (an unmapped image's): looked up
+ * by its address first, the string hashed only the first time
+ */
+static size_t name_str(struct build *b, const char *name)
+{
+	uint64_t h = op_hash_u64((uintptr_t)name);
+	struct op_hmap_iter it;
+	void *v;
+	size_t i;
+
+	for (v = op_hmap_first(&b->name_index, h, &it); v;
+	     v = op_hmap_next(&b->name_index, h, &it))
+		if (!strcmp(b->m.strings[idx(v)], name))
+			return idx(v);
+	i = str(b, name);
+	if (op_hmap_insert(&b->name_index, h, ival(i)))
+		op_die(1, "out of memory");
+	return i;
+}
+
+/* str() of app's name, the label of its samples */
+static size_t app_str(struct build *b, size_t app)
+{
+	if (!b->app_label[app])
+		b->app_label[app] = str(b, pp_names_app(&b->s->names, app)) + 1;
+	return b->app_label[app] - 1;
 }
 
 static uint64_t key_hash(const struct key *k)
@@ -192,7 +223,7 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 	struct key k = { image, 0 };
 	size_t i;
 
-	k.at = image == SIZE_MAX ? str(b, name) : sym->start;
+	k.at = image == SIZE_MAX ? name_str(b, name) : sym->start;
 	i = find(&b->fns, b->fn_keys, &k);
 	if (i != SIZE_MAX)
 		return i + 1;
@@ -254,7 +285,7 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 
 	if (image != SIZE_MAX && caller && key > sym->start)
 		key--;		/* inside the call instruction, not after it */
-	k.at = image == SIZE_MAX ? str(b, name) : key;
+	k.at = image == SIZE_MAX ? name_str(b, name) : key;
 	i = find(&b->locs, b->loc_keys, &k);
 	if (i != SIZE_MAX)
 		return i + 1;
@@ -308,7 +339,7 @@ static void add_sample(struct build *b, size_t app, const uint64_t *counts)
 	}
 	for (c = 0; c < b->nr_classes; c++)
 		m->values[n * b->nr_classes + c] = (int64_t)counts[c];
-	m->labels[n] = str(b, pp_names_app(&b->s->names, app));
+	m->labels[n] = app_str(b, app);
 	m->first[n + 1] = m->nr_frames;
 	m->nr_samples++;
 }
@@ -324,47 +355,59 @@ static uint64_t leaf_hash(size_t image, size_t app, uint64_t key)
 	return op_hash_combine(op_hash_combine(op_hash_u64(image), app), key);
 }
 
-/* the leaf samples of the stacks at (image, app, key), or NULL */
-static struct leaf *leaf_find(const struct build *b, size_t image, size_t app, uint64_t key)
+/* the leaf samples per class of the stacks at (image, app, key), or NULL */
+static uint64_t *leaf_find(const struct build *b, size_t image, size_t app, uint64_t key)
 {
 	uint64_t h = leaf_hash(image, app, key);
 	struct op_hmap_iter it;
-	struct leaf *l;
+	void *v;
 
-	for (l = op_hmap_first(&b->leaf_index, h, &it); l;
-	     l = op_hmap_next(&b->leaf_index, h, &it))
+	for (v = op_hmap_first(&b->leaf_index, h, &it); v;
+	     v = op_hmap_next(&b->leaf_index, h, &it)) {
+		const struct leaf *l = &b->leaves[idx(v)];
+
 		if (l->image == image && l->app == app && l->key == key)
-			return l;
+			return &b->leaf_counts[idx(v) * b->nr_classes];
+	}
 	return NULL;
+}
+
+/* a new leaf, its counts zero */
+static uint64_t *leaf_new(struct build *b, size_t image, size_t app, uint64_t key)
+{
+	size_t i = b->nr_leaves;
+
+	if (i == b->alloc_leaves) {
+		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
+		b->leaf_counts = op_xreallocarray(b->leaf_counts, b->alloc_leaves,
+						  b->nr_classes * sizeof(*b->leaf_counts));
+	}
+	b->leaves[i] = (struct leaf){ image, app, key };
+	memset(&b->leaf_counts[i * b->nr_classes], 0,
+	       b->nr_classes * sizeof(*b->leaf_counts));
+	if (op_hmap_insert(&b->leaf_index, leaf_hash(image, app, key), ival(i)))
+		op_die(1, "out of memory");
+	b->nr_leaves++;
+	return &b->leaf_counts[i * b->nr_classes];
 }
 
 static void leaf_add(struct build *b, size_t image, size_t app, uint64_t key,
 		     const uint64_t *counts)
 {
-	struct leaf *l = leaf_find(b, image, app, key);
+	uint64_t *sum = leaf_find(b, image, app, key);
 	size_t c;
 
-	if (!l) {
-		l = op_xcalloc(1, sizeof(*l));
-		l->image = image;
-		l->app = app;
-		l->key = key;
-		l->counts = op_xcalloc(b->nr_classes, sizeof(*l->counts));
-		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
-		b->leaves[b->nr_leaves++] = l;
-		if (op_hmap_insert(&b->leaf_index, leaf_hash(image, app, key), l))
-			op_die(1, "out of memory");
-	}
+	if (!sum)
+		sum = leaf_new(b, image, app, key);
 	for (c = 0; c < b->nr_classes; c++)
-		l->counts[c] += counts[c];
+		sum[c] += counts[c];
 }
 
-/* does a stack with this leaf go in, as its row would be shown? */
-static bool leaf_shown(struct build *b, const struct pp_stack *st)
+/* does a stack with this leaf (row: its row, or NULL) go in, as row would be shown? */
+static bool leaf_shown(struct build *b, const struct pp_stack *st, const struct pp_row *row)
 {
 	const struct pp_stack_frame *f = &st->frames[0];
 	const struct pp_report_opts *o = b->r->o;
-	struct pp_row *row = pp_rows_find(&b->s->rows, f->image, st->app, f->sym);
 
 	if (row)
 		return b->row_shown[row->index];
@@ -386,7 +429,10 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 		const struct pp_stack_frame *leaf = &s->frames[0];
 		struct pp_row *row;
 
-		if (!s->nr_frames || !leaf_shown(b, s))
+		if (!s->nr_frames)
+			continue;
+		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
+		if (!leaf_shown(b, s, row))
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
 			const struct pp_stack_frame *fr = &s->frames[f];
@@ -396,7 +442,6 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 		}
 		add_sample(b, s->app, s->counts);
 		leaf_add(b, leaf->image, s->app, leaf->offset, s->counts);
-		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
 		if (row)
 			for (c = 0; c < b->nr_classes; c++)
 				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
@@ -411,15 +456,15 @@ static void add_key(void *data, uint64_t key, const uint64_t *counts)
 {
 	struct build *b = data;
 	const struct pp_row *row = b->row;
-	const struct leaf *l = leaf_find(b, row->image, row->app, key);
+	const uint64_t *stacked = leaf_find(b, row->image, row->app, key);
 	bool any = false;
 	size_t c;
 
 	for (c = 0; c < b->nr_classes; c++) {
 		uint64_t left = counts[c];
 
-		if (l)
-			left = left > l->counts[c] ? left - l->counts[c] : 0;
+		if (stacked)
+			left = left > stacked[c] ? left - stacked[c] : 0;
 		b->take[c] = left < b->need[c] ? left : b->need[c];
 		b->need[c] -= b->take[c];
 		any |= b->take[c] != 0;
@@ -560,6 +605,8 @@ static void build_init(struct build *b, struct pp_report *r)
 	op_hmap_init(&b->locs);
 	op_hmap_init(&b->fns);
 	op_hmap_init(&b->leaf_index);
+	op_hmap_init(&b->name_index);
+	b->app_label = op_xcalloc(b->p->nr_apps + 1, sizeof(*b->app_label));
 	b->m.strings = op_xcalloc(1, sizeof(*b->m.strings));
 	b->m.strings[0] = op_xstrdup("");
 	b->m.nr_strings = b->m.alloc_strings = 1;
@@ -600,12 +647,11 @@ static void build_release(struct build *b)
 	free(b->image_mapping);
 	free(b->row_shown);
 	free(b->row_stacked);
-	for (i = 0; i < b->nr_leaves; i++) {
-		free(b->leaves[i]->counts);
-		free(b->leaves[i]);
-	}
 	free(b->leaves);
+	free(b->leaf_counts);
 	op_hmap_release(&b->leaf_index);
+	free(b->app_label);
+	op_hmap_release(&b->name_index);
 	free(b->need);
 	free(b->take);
 }
