@@ -57,10 +57,16 @@ struct key {
 	uint64_t at;			/* address key, symbol start, or name string */
 };
 
-/* the stacks' leaves at one (image, app, key); their counts are apart */
+/*
+ * The stacks' leaves at one (image, app, key), with what every stack of
+ * that leaf shares: its row and whether it is shown.  Their counts are
+ * apart; a leaf not shown keeps zero counts.
+ */
 struct leaf {
 	size_t image, app;
 	uint64_t key;
+	struct pp_row *row;		/* NULL: no samples in the sample files */
+	bool shown;
 };
 
 /* inlining deeper than this gives a location no line */
@@ -355,8 +361,8 @@ static uint64_t leaf_hash(size_t image, size_t app, uint64_t key)
 	return op_hash_combine(op_hash_combine(op_hash_u64(image), app), key);
 }
 
-/* the leaf samples per class of the stacks at (image, app, key), or NULL */
-static uint64_t *leaf_find(const struct build *b, size_t image, size_t app, uint64_t key)
+/* the index of the leaf at (image, app, key), or SIZE_MAX */
+static size_t leaf_find(const struct build *b, size_t image, size_t app, uint64_t key)
 {
 	uint64_t h = leaf_hash(image, app, key);
 	struct op_hmap_iter it;
@@ -367,40 +373,9 @@ static uint64_t *leaf_find(const struct build *b, size_t image, size_t app, uint
 		const struct leaf *l = &b->leaves[idx(v)];
 
 		if (l->image == image && l->app == app && l->key == key)
-			return &b->leaf_counts[idx(v) * b->nr_classes];
+			return idx(v);
 	}
-	return NULL;
-}
-
-/* a new leaf, its counts zero */
-static uint64_t *leaf_new(struct build *b, size_t image, size_t app, uint64_t key)
-{
-	size_t i = b->nr_leaves;
-
-	if (i == b->alloc_leaves) {
-		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
-		b->leaf_counts = op_xreallocarray(b->leaf_counts, b->alloc_leaves,
-						  b->nr_classes * sizeof(*b->leaf_counts));
-	}
-	b->leaves[i] = (struct leaf){ image, app, key };
-	memset(&b->leaf_counts[i * b->nr_classes], 0,
-	       b->nr_classes * sizeof(*b->leaf_counts));
-	if (op_hmap_insert(&b->leaf_index, leaf_hash(image, app, key), ival(i)))
-		op_die(1, "out of memory");
-	b->nr_leaves++;
-	return &b->leaf_counts[i * b->nr_classes];
-}
-
-static void leaf_add(struct build *b, size_t image, size_t app, uint64_t key,
-		     const uint64_t *counts)
-{
-	uint64_t *sum = leaf_find(b, image, app, key);
-	size_t c;
-
-	if (!sum)
-		sum = leaf_new(b, image, app, key);
-	for (c = 0; c < b->nr_classes; c++)
-		sum[c] += counts[c];
+	return SIZE_MAX;
 }
 
 /* does a stack with this leaf (row: its row, or NULL) go in, as row would be shown? */
@@ -420,19 +395,48 @@ static bool leaf_shown(struct build *b, const struct pp_stack *st, const struct 
 			     pp_shown_name(b->p, f->image, f->sym));
 }
 
+/* the index of st's leaf, made (counts zero) on first use */
+static size_t leaf_of(struct build *b, const struct pp_stack *st)
+{
+	const struct pp_stack_frame *f = &st->frames[0];
+	size_t i = leaf_find(b, f->image, st->app, f->offset);
+	struct leaf *l;
+
+	if (i != SIZE_MAX)
+		return i;
+	i = b->nr_leaves;
+	if (i == b->alloc_leaves) {
+		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
+		b->leaf_counts = op_xreallocarray(b->leaf_counts, b->alloc_leaves,
+						  b->nr_classes * sizeof(*b->leaf_counts));
+	}
+	l = &b->leaves[i];
+	*l = (struct leaf){ f->image, st->app, f->offset, NULL, false };
+	l->row = pp_rows_find(&b->s->rows, f->image, st->app, f->sym);
+	l->shown = leaf_shown(b, st, l->row);
+	memset(&b->leaf_counts[i * b->nr_classes], 0,
+	       b->nr_classes * sizeof(*b->leaf_counts));
+	if (op_hmap_insert(&b->leaf_index, leaf_hash(f->image, st->app, f->offset), ival(i)))
+		op_die(1, "out of memory");
+	b->nr_leaves++;
+	return i;
+}
+
 static void add_stacks(struct build *b, const struct pp_stacks *st)
 {
 	size_t i, f, c;
 
 	for (i = 0; i < st->nr; i++) {
 		const struct pp_stack *s = &st->v[i];
-		const struct pp_stack_frame *leaf = &s->frames[0];
-		struct pp_row *row;
+		const struct leaf *leaf;
+		uint64_t *sum;
+		size_t l;
 
 		if (!s->nr_frames)
 			continue;
-		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
-		if (!leaf_shown(b, s, row))
+		l = leaf_of(b, s);
+		leaf = &b->leaves[l];
+		if (!leaf->shown)
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
 			const struct pp_stack_frame *fr = &s->frames[f];
@@ -441,10 +445,12 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 						 fr->other, f > 0));
 		}
 		add_sample(b, s->app, s->counts);
-		leaf_add(b, leaf->image, s->app, leaf->offset, s->counts);
-		if (row)
+		sum = &b->leaf_counts[l * b->nr_classes];
+		for (c = 0; c < b->nr_classes; c++)
+			sum[c] += s->counts[c];
+		if (leaf->row)
 			for (c = 0; c < b->nr_classes; c++)
-				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
+				b->row_stacked[leaf->row->index * b->nr_classes + c] += s->counts[c];
 	}
 }
 
@@ -456,7 +462,8 @@ static void add_key(void *data, uint64_t key, const uint64_t *counts)
 {
 	struct build *b = data;
 	const struct pp_row *row = b->row;
-	const uint64_t *stacked = leaf_find(b, row->image, row->app, key);
+	size_t l = leaf_find(b, row->image, row->app, key);
+	const uint64_t *stacked = l == SIZE_MAX ? NULL : &b->leaf_counts[l * b->nr_classes];
 	bool any = false;
 	size_t c;
 
