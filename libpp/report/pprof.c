@@ -58,15 +58,13 @@ struct key {
 };
 
 /*
- * The stacks' leaves at one (image, app, key), with what every stack of
- * that leaf shares: its row and whether it is shown.  Their counts are
- * apart; a leaf not shown keeps zero counts.
+ * The shown stacks' leaves at one location and app: a list per location
+ * (the leaf frame's location, never a return address's).  Their counts
+ * are apart.
  */
 struct leaf {
-	size_t image, app;
-	uint64_t key;
-	struct pp_row *row;		/* NULL: no samples in the sample files */
-	bool shown;
+	size_t app;
+	size_t next;			/* the location's next leaf + 1, 0: none */
 };
 
 /* inlining deeper than this gives a location no line */
@@ -80,10 +78,10 @@ struct build {
 	size_t nr_classes;
 	struct op_hmap locs, fns;	/* key -> index + 1 */
 	struct key *loc_keys, *fn_keys;	/* per location, per function */
+	size_t *loc_leaves;		/* per location: first leaf + 1, 0: none */
 	size_t *image_mapping;		/* per image: mapping id, 0: none yet */
 	bool *row_shown;		/* per row index */
 	uint64_t *row_stacked;		/* per row index and class: leaf samples */
-	struct op_hmap leaf_index;	/* (image, app, key) -> index + 1 */
 	struct leaf *leaves;
 	uint64_t *leaf_counts;		/* per leaf and class: samples */
 	size_t nr_leaves, alloc_leaves;
@@ -300,8 +298,11 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 		GROW(m->locations, m->nr_locations, m->alloc_locations);
 		b->loc_keys = op_xreallocarray(b->loc_keys, m->alloc_locations,
 					       sizeof(*b->loc_keys));
+		b->loc_leaves = op_xreallocarray(b->loc_leaves, m->alloc_locations,
+						 sizeof(*b->loc_leaves));
 	}
 	b->loc_keys[i] = k;
+	b->loc_leaves[i] = 0;
 	l = &m->locations[m->nr_locations++];
 	memset(l, 0, sizeof(*l));
 	l->function = function_of(b, image, sym, name);
@@ -356,26 +357,36 @@ static void add_frame(struct build *b, uint64_t location)
 	b->m.frames[b->m.nr_frames++] = location;
 }
 
-static uint64_t leaf_hash(size_t image, size_t app, uint64_t key)
+/* the leaf samples per class of the stacks at location loc in app, or NULL */
+static uint64_t *leaf_find(const struct build *b, size_t loc, size_t app)
 {
-	return op_hash_combine(op_hash_combine(op_hash_u64(image), app), key);
+	size_t i;
+
+	for (i = b->loc_leaves[loc]; i; i = b->leaves[i - 1].next)
+		if (b->leaves[i - 1].app == app)
+			return &b->leaf_counts[(i - 1) * b->nr_classes];
+	return NULL;
 }
 
-/* the index of the leaf at (image, app, key), or SIZE_MAX */
-static size_t leaf_find(const struct build *b, size_t image, size_t app, uint64_t key)
+/* the leaf samples of location loc in app, made zero on first use */
+static uint64_t *leaf_get(struct build *b, size_t loc, size_t app)
 {
-	uint64_t h = leaf_hash(image, app, key);
-	struct op_hmap_iter it;
-	void *v;
+	uint64_t *counts = leaf_find(b, loc, app);
+	size_t i = b->nr_leaves;
 
-	for (v = op_hmap_first(&b->leaf_index, h, &it); v;
-	     v = op_hmap_next(&b->leaf_index, h, &it)) {
-		const struct leaf *l = &b->leaves[idx(v)];
-
-		if (l->image == image && l->app == app && l->key == key)
-			return idx(v);
+	if (counts)
+		return counts;
+	if (i == b->alloc_leaves) {
+		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
+		b->leaf_counts = op_xreallocarray(b->leaf_counts, b->alloc_leaves,
+						  b->nr_classes * sizeof(*b->leaf_counts));
 	}
-	return SIZE_MAX;
+	b->leaves[i] = (struct leaf){ app, b->loc_leaves[loc] };
+	b->loc_leaves[loc] = i + 1;
+	memset(&b->leaf_counts[i * b->nr_classes], 0,
+	       b->nr_classes * sizeof(*b->leaf_counts));
+	b->nr_leaves++;
+	return &b->leaf_counts[i * b->nr_classes];
 }
 
 /* does a stack with this leaf (row: its row, or NULL) go in, as row would be shown? */
@@ -395,48 +406,21 @@ static bool leaf_shown(struct build *b, const struct pp_stack *st, const struct 
 			     pp_shown_name(b->p, f->image, f->sym));
 }
 
-/* the index of st's leaf, made (counts zero) on first use */
-static size_t leaf_of(struct build *b, const struct pp_stack *st)
-{
-	const struct pp_stack_frame *f = &st->frames[0];
-	size_t i = leaf_find(b, f->image, st->app, f->offset);
-	struct leaf *l;
-
-	if (i != SIZE_MAX)
-		return i;
-	i = b->nr_leaves;
-	if (i == b->alloc_leaves) {
-		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
-		b->leaf_counts = op_xreallocarray(b->leaf_counts, b->alloc_leaves,
-						  b->nr_classes * sizeof(*b->leaf_counts));
-	}
-	l = &b->leaves[i];
-	*l = (struct leaf){ f->image, st->app, f->offset, NULL, false };
-	l->row = pp_rows_find(&b->s->rows, f->image, st->app, f->sym);
-	l->shown = leaf_shown(b, st, l->row);
-	memset(&b->leaf_counts[i * b->nr_classes], 0,
-	       b->nr_classes * sizeof(*b->leaf_counts));
-	if (op_hmap_insert(&b->leaf_index, leaf_hash(f->image, st->app, f->offset), ival(i)))
-		op_die(1, "out of memory");
-	b->nr_leaves++;
-	return i;
-}
-
 static void add_stacks(struct build *b, const struct pp_stacks *st)
 {
 	size_t i, f, c;
 
 	for (i = 0; i < st->nr; i++) {
 		const struct pp_stack *s = &st->v[i];
-		const struct leaf *leaf;
+		const struct pp_stack_frame *leaf = &s->frames[0];
+		size_t first = b->m.nr_frames;
+		struct pp_row *row;
 		uint64_t *sum;
-		size_t l;
 
 		if (!s->nr_frames)
 			continue;
-		l = leaf_of(b, s);
-		leaf = &b->leaves[l];
-		if (!leaf->shown)
+		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
+		if (!leaf_shown(b, s, row))
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
 			const struct pp_stack_frame *fr = &s->frames[f];
@@ -445,12 +429,12 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 						 fr->other, f > 0));
 		}
 		add_sample(b, s->app, s->counts);
-		sum = &b->leaf_counts[l * b->nr_classes];
+		sum = leaf_get(b, b->m.frames[first] - 1, s->app);
 		for (c = 0; c < b->nr_classes; c++)
 			sum[c] += s->counts[c];
-		if (leaf->row)
+		if (row)
 			for (c = 0; c < b->nr_classes; c++)
-				b->row_stacked[leaf->row->index * b->nr_classes + c] += s->counts[c];
+				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
 	}
 }
 
@@ -462,8 +446,9 @@ static void add_key(void *data, uint64_t key, const uint64_t *counts)
 {
 	struct build *b = data;
 	const struct pp_row *row = b->row;
-	size_t l = leaf_find(b, row->image, row->app, key);
-	const uint64_t *stacked = l == SIZE_MAX ? NULL : &b->leaf_counts[l * b->nr_classes];
+	const struct key k = { row->image, key };
+	size_t loc = find(&b->locs, b->loc_keys, &k);
+	const uint64_t *stacked = loc == SIZE_MAX ? NULL : leaf_find(b, loc, row->app);
 	bool any = false;
 	size_t c;
 
@@ -611,7 +596,6 @@ static void build_init(struct build *b, struct pp_report *r)
 	op_hmap_init(&b->m.string_index);
 	op_hmap_init(&b->locs);
 	op_hmap_init(&b->fns);
-	op_hmap_init(&b->leaf_index);
 	op_hmap_init(&b->name_index);
 	b->app_label = op_xcalloc(b->p->nr_apps + 1, sizeof(*b->app_label));
 	b->m.strings = op_xcalloc(1, sizeof(*b->m.strings));
@@ -650,13 +634,13 @@ static void build_release(struct build *b)
 	op_hmap_release(&b->locs);
 	op_hmap_release(&b->fns);
 	free(b->loc_keys);
+	free(b->loc_leaves);
 	free(b->fn_keys);
 	free(b->image_mapping);
 	free(b->row_shown);
 	free(b->row_stacked);
 	free(b->leaves);
 	free(b->leaf_counts);
-	op_hmap_release(&b->leaf_index);
 	free(b->app_label);
 	op_hmap_release(&b->name_index);
 	free(b->need);
