@@ -8,8 +8,8 @@
  *
  * The message points into the arrays rather than copying them; only the
  * per-item message structs and their pointer arrays are made here, a
- * part of the profile at a time.  Packing goes through a ProtobufCBuffer
- * whose append() feeds deflate(), so the packed profile is never held
+ * part of the profile at a time, and each part is packed into one
+ * buffer that deflate() then reads, so the packed profile is never held
  * whole in memory.
  */
 #include "config.h"
@@ -26,14 +26,13 @@
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
 
-/* a ProtobufCBuffer that compresses what is appended into a stream */
+/* the gzip stream of the packed parts */
 struct gz_sink {
-	ProtobufCBuffer base;		/* first: protobuf-c calls append(&base) */
 	z_stream z;
 	FILE *out;
 	int err;			/* the first error: -EIO or -ENOMEM */
-	size_t held;			/* bytes in in[] */
-	unsigned char in[64 * 1024];	/* appends gathered for deflate() */
+	uint8_t *packed;		/* the part being packed */
+	size_t packed_size;		/* bytes allocated there */
 	unsigned char buf[64 * 1024];
 };
 
@@ -62,7 +61,7 @@ static void gz_run(struct gz_sink *g, int flush)
 static void gz_feed(struct gz_sink *g, const uint8_t *data, size_t len)
 {
 	while (len && !g->err) {
-		/* avail_in is 32 bits wide: feed a large append in pieces */
+		/* avail_in is 32 bits wide: feed a large part in pieces */
 		uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
 
 		g->z.next_in = (Bytef *)(uintptr_t)data;
@@ -71,32 +70,6 @@ static void gz_feed(struct gz_sink *g, const uint8_t *data, size_t len)
 		data += n;
 		len -= n;
 	}
-}
-
-/* deflate what in[] holds */
-static void gz_drain(struct gz_sink *g)
-{
-	gz_feed(g, g->in, g->held);
-	g->held = 0;
-}
-
-/*
- * protobuf-c appends each field on its own, a few bytes at a time: they
- * are gathered in in[] (one deflate() call per few bytes costs more than
- * the compression)
- */
-static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
-{
-	struct gz_sink *g = (struct gz_sink *)b;
-
-	if (g->held + len > sizeof(g->in))
-		gz_drain(g);
-	if (len >= sizeof(g->in)) {
-		gz_feed(g, data, len);
-		return;
-	}
-	memcpy(g->in + g->held, data, len);
-	g->held += len;
 }
 
 /*
@@ -109,9 +82,20 @@ static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
  */
 #define PART 4096
 
+/*
+ * part packed whole and deflated: protobuf-c's pack() writes a flat buffer
+ * faster than its pack_to_buffer() hands over each field on its own
+ */
 static void pack(struct gz_sink *g, const Perftools__Profiles__Profile *part)
 {
-	perftools__profiles__profile__pack_to_buffer(part, &g->base);
+	size_t len = perftools__profiles__profile__get_packed_size(part);
+
+	if (len > g->packed_size) {
+		g->packed = op_xrealloc(g->packed, len);
+		g->packed_size = len;
+	}
+	perftools__profiles__profile__pack(part, g->packed);
+	gz_feed(g, g->packed, len);
 }
 
 static void put_types(struct gz_sink *g, const struct pp_pprof *m)
@@ -319,7 +303,6 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 	int ret;
 
 	g = op_xcalloc(1, sizeof(*g));
-	g->base.append = gz_append;
 	g->out = out;
 	/*
 	 * 15 + 16: a window of 2^15 bytes, and a gzip header and trailer.
@@ -335,7 +318,6 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
 	}
 	put_profile(g, m);
-	gz_drain(g);
 	if (!g->err) {
 		g->z.next_in = NULL;
 		g->z.avail_in = 0;
@@ -345,6 +327,7 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 	ret = g->err;
 	if (ret)
 		op_err_set(err, "cannot write the profile");
+	free(g->packed);
 	free(g);
 	return ret;
 }
