@@ -57,11 +57,14 @@ struct key {
 	uint64_t at;			/* address key, symbol start, or name string */
 };
 
-/* the leaf samples of the stacks at one (image, app, key) */
+/*
+ * The shown stacks' leaves at one location and app: a list per location
+ * (the leaf frame's location, never a return address's).  Their counts
+ * are apart.
+ */
 struct leaf {
-	size_t image, app;
-	uint64_t key;
-	uint64_t *counts;		/* [nr_classes] */
+	size_t app;
+	size_t next;			/* the location's next leaf + 1, 0: none */
 };
 
 /* inlining deeper than this gives a location no line */
@@ -75,12 +78,15 @@ struct build {
 	size_t nr_classes;
 	struct op_hmap locs, fns;	/* key -> index + 1 */
 	struct key *loc_keys, *fn_keys;	/* per location, per function */
+	size_t *loc_leaves;		/* per location: first leaf + 1, 0: none */
 	size_t *image_mapping;		/* per image: mapping id, 0: none yet */
 	bool *row_shown;		/* per row index */
 	uint64_t *row_stacked;		/* per row index and class: leaf samples */
-	struct op_hmap leaf_index;	/* (image, app, key) -> struct leaf */
-	struct leaf **leaves;
+	struct leaf *leaves;
+	uint64_t *leaf_counts;		/* per leaf and class: samples */
 	size_t nr_leaves, alloc_leaves;
+	size_t *app_label;		/* per app: label string index + 1, 0: none yet */
+	struct op_hmap name_index;	/* a name's address -> string index + 1 */
 	uint64_t *need, *take;		/* [nr_classes] scratch */
 	const struct pp_row *row;	/* the row whose keys are walked */
 };
@@ -123,6 +129,35 @@ static size_t str(struct build *b, const char *s)
 	if (op_hmap_insert(&m->string_index, h, ival(m->nr_strings)))
 		op_die(1, "out of memory");
 	return m->nr_strings++;
+}
+
+/*
+ * str() of a name that many frames share (an unmapped image's): looked up
+ * by its address first, the string hashed only the first time
+ */
+static size_t name_str(struct build *b, const char *name)
+{
+	uint64_t h = op_hash_u64((uintptr_t)name);
+	struct op_hmap_iter it;
+	void *v;
+	size_t i;
+
+	for (v = op_hmap_first(&b->name_index, h, &it); v;
+	     v = op_hmap_next(&b->name_index, h, &it))
+		if (!strcmp(b->m.strings[idx(v)], name))
+			return idx(v);
+	i = str(b, name);
+	if (op_hmap_insert(&b->name_index, h, ival(i)))
+		op_die(1, "out of memory");
+	return i;
+}
+
+/* str() of app's name, the label of its samples */
+static size_t app_str(struct build *b, size_t app)
+{
+	if (!b->app_label[app])
+		b->app_label[app] = str(b, pp_names_app(&b->s->names, app)) + 1;
+	return b->app_label[app] - 1;
 }
 
 static uint64_t key_hash(const struct key *k)
@@ -192,7 +227,7 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 	struct key k = { image, 0 };
 	size_t i;
 
-	k.at = image == SIZE_MAX ? str(b, name) : sym->start;
+	k.at = image == SIZE_MAX ? name_str(b, name) : sym->start;
 	i = find(&b->fns, b->fn_keys, &k);
 	if (i != SIZE_MAX)
 		return i + 1;
@@ -254,7 +289,7 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 
 	if (image != SIZE_MAX && caller && key > sym->start)
 		key--;		/* inside the call instruction, not after it */
-	k.at = image == SIZE_MAX ? str(b, name) : key;
+	k.at = image == SIZE_MAX ? name_str(b, name) : key;
 	i = find(&b->locs, b->loc_keys, &k);
 	if (i != SIZE_MAX)
 		return i + 1;
@@ -263,8 +298,11 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 		GROW(m->locations, m->nr_locations, m->alloc_locations);
 		b->loc_keys = op_xreallocarray(b->loc_keys, m->alloc_locations,
 					       sizeof(*b->loc_keys));
+		b->loc_leaves = op_xreallocarray(b->loc_leaves, m->alloc_locations,
+						 sizeof(*b->loc_leaves));
 	}
 	b->loc_keys[i] = k;
+	b->loc_leaves[i] = 0;
 	l = &m->locations[m->nr_locations++];
 	memset(l, 0, sizeof(*l));
 	l->function = function_of(b, image, sym, name);
@@ -308,7 +346,7 @@ static void add_sample(struct build *b, size_t app, const uint64_t *counts)
 	}
 	for (c = 0; c < b->nr_classes; c++)
 		m->values[n * b->nr_classes + c] = (int64_t)counts[c];
-	m->labels[n] = str(b, pp_names_app(&b->s->names, app));
+	m->labels[n] = app_str(b, app);
 	m->first[n + 1] = m->nr_frames;
 	m->nr_samples++;
 }
@@ -319,52 +357,43 @@ static void add_frame(struct build *b, uint64_t location)
 	b->m.frames[b->m.nr_frames++] = location;
 }
 
-static uint64_t leaf_hash(size_t image, size_t app, uint64_t key)
+/* the leaf samples per class of the stacks at location loc in app, or NULL */
+static uint64_t *leaf_find(const struct build *b, size_t loc, size_t app)
 {
-	return op_hash_combine(op_hash_combine(op_hash_u64(image), app), key);
-}
+	size_t i;
 
-/* the leaf samples of the stacks at (image, app, key), or NULL */
-static struct leaf *leaf_find(const struct build *b, size_t image, size_t app, uint64_t key)
-{
-	uint64_t h = leaf_hash(image, app, key);
-	struct op_hmap_iter it;
-	struct leaf *l;
-
-	for (l = op_hmap_first(&b->leaf_index, h, &it); l;
-	     l = op_hmap_next(&b->leaf_index, h, &it))
-		if (l->image == image && l->app == app && l->key == key)
-			return l;
+	for (i = b->loc_leaves[loc]; i; i = b->leaves[i - 1].next)
+		if (b->leaves[i - 1].app == app)
+			return &b->leaf_counts[(i - 1) * b->nr_classes];
 	return NULL;
 }
 
-static void leaf_add(struct build *b, size_t image, size_t app, uint64_t key,
-		     const uint64_t *counts)
+/* the leaf samples of location loc in app, made zero on first use */
+static uint64_t *leaf_get(struct build *b, size_t loc, size_t app)
 {
-	struct leaf *l = leaf_find(b, image, app, key);
-	size_t c;
+	uint64_t *counts = leaf_find(b, loc, app);
+	size_t i = b->nr_leaves;
 
-	if (!l) {
-		l = op_xcalloc(1, sizeof(*l));
-		l->image = image;
-		l->app = app;
-		l->key = key;
-		l->counts = op_xcalloc(b->nr_classes, sizeof(*l->counts));
+	if (counts)
+		return counts;
+	if (i == b->alloc_leaves) {
 		GROW(b->leaves, b->nr_leaves, b->alloc_leaves);
-		b->leaves[b->nr_leaves++] = l;
-		if (op_hmap_insert(&b->leaf_index, leaf_hash(image, app, key), l))
-			op_die(1, "out of memory");
+		b->leaf_counts = op_xreallocarray(b->leaf_counts, b->alloc_leaves,
+						  b->nr_classes * sizeof(*b->leaf_counts));
 	}
-	for (c = 0; c < b->nr_classes; c++)
-		l->counts[c] += counts[c];
+	b->leaves[i] = (struct leaf){ app, b->loc_leaves[loc] };
+	b->loc_leaves[loc] = i + 1;
+	memset(&b->leaf_counts[i * b->nr_classes], 0,
+	       b->nr_classes * sizeof(*b->leaf_counts));
+	b->nr_leaves++;
+	return &b->leaf_counts[i * b->nr_classes];
 }
 
-/* does a stack with this leaf go in, as its row would be shown? */
-static bool leaf_shown(struct build *b, const struct pp_stack *st)
+/* does a stack with this leaf (row: its row, or NULL) go in, as row would be shown? */
+static bool leaf_shown(struct build *b, const struct pp_stack *st, const struct pp_row *row)
 {
 	const struct pp_stack_frame *f = &st->frames[0];
 	const struct pp_report_opts *o = b->r->o;
-	struct pp_row *row = pp_rows_find(&b->s->rows, f->image, st->app, f->sym);
 
 	if (row)
 		return b->row_shown[row->index];
@@ -384,9 +413,14 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 	for (i = 0; i < st->nr; i++) {
 		const struct pp_stack *s = &st->v[i];
 		const struct pp_stack_frame *leaf = &s->frames[0];
+		size_t first = b->m.nr_frames;
 		struct pp_row *row;
+		uint64_t *sum;
 
-		if (!s->nr_frames || !leaf_shown(b, s))
+		if (!s->nr_frames)
+			continue;
+		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
+		if (!leaf_shown(b, s, row))
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
 			const struct pp_stack_frame *fr = &s->frames[f];
@@ -395,8 +429,9 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 						 fr->other, f > 0));
 		}
 		add_sample(b, s->app, s->counts);
-		leaf_add(b, leaf->image, s->app, leaf->offset, s->counts);
-		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
+		sum = leaf_get(b, b->m.frames[first] - 1, s->app);
+		for (c = 0; c < b->nr_classes; c++)
+			sum[c] += s->counts[c];
 		if (row)
 			for (c = 0; c < b->nr_classes; c++)
 				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
@@ -411,15 +446,17 @@ static void add_key(void *data, uint64_t key, const uint64_t *counts)
 {
 	struct build *b = data;
 	const struct pp_row *row = b->row;
-	const struct leaf *l = leaf_find(b, row->image, row->app, key);
+	const struct key k = { row->image, key };
+	size_t loc = find(&b->locs, b->loc_keys, &k);
+	const uint64_t *stacked = loc == SIZE_MAX ? NULL : leaf_find(b, loc, row->app);
 	bool any = false;
 	size_t c;
 
 	for (c = 0; c < b->nr_classes; c++) {
 		uint64_t left = counts[c];
 
-		if (l)
-			left = left > l->counts[c] ? left - l->counts[c] : 0;
+		if (stacked)
+			left = left > stacked[c] ? left - stacked[c] : 0;
 		b->take[c] = left < b->need[c] ? left : b->need[c];
 		b->need[c] -= b->take[c];
 		any |= b->take[c] != 0;
@@ -559,7 +596,8 @@ static void build_init(struct build *b, struct pp_report *r)
 	op_hmap_init(&b->m.string_index);
 	op_hmap_init(&b->locs);
 	op_hmap_init(&b->fns);
-	op_hmap_init(&b->leaf_index);
+	op_hmap_init(&b->name_index);
+	b->app_label = op_xcalloc(b->p->nr_apps + 1, sizeof(*b->app_label));
 	b->m.strings = op_xcalloc(1, sizeof(*b->m.strings));
 	b->m.strings[0] = op_xstrdup("");
 	b->m.nr_strings = b->m.alloc_strings = 1;
@@ -596,16 +634,15 @@ static void build_release(struct build *b)
 	op_hmap_release(&b->locs);
 	op_hmap_release(&b->fns);
 	free(b->loc_keys);
+	free(b->loc_leaves);
 	free(b->fn_keys);
 	free(b->image_mapping);
 	free(b->row_shown);
 	free(b->row_stacked);
-	for (i = 0; i < b->nr_leaves; i++) {
-		free(b->leaves[i]->counts);
-		free(b->leaves[i]);
-	}
 	free(b->leaves);
-	op_hmap_release(&b->leaf_index);
+	free(b->leaf_counts);
+	free(b->app_label);
+	op_hmap_release(&b->name_index);
 	free(b->need);
 	free(b->take);
 }

@@ -7,9 +7,10 @@
  * zlib: pprof.c decides what the profile holds.
  *
  * The message points into the arrays rather than copying them; only the
- * per-item message structs and their pointer arrays are allocated here.
- * Packing goes through a ProtobufCBuffer whose append() feeds deflate(),
- * so the packed profile is never held whole in memory.
+ * per-item message structs and their pointer arrays are made here, a
+ * part of the profile at a time, and each part is packed into one
+ * buffer that deflate() then reads, so the packed profile is never held
+ * whole in memory.
  */
 #include "config.h"
 
@@ -25,14 +26,13 @@
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
 
-/* a ProtobufCBuffer that compresses what is appended into a stream */
+/* the gzip stream of the packed parts */
 struct gz_sink {
-	ProtobufCBuffer base;		/* first: protobuf-c calls append(&base) */
 	z_stream z;
 	FILE *out;
 	int err;			/* the first error: -EIO or -ENOMEM */
-	size_t held;			/* bytes in in[] */
-	unsigned char in[64 * 1024];	/* appends gathered for deflate() */
+	uint8_t *packed;		/* the part being packed */
+	size_t packed_size;		/* bytes allocated there */
 	unsigned char buf[64 * 1024];
 };
 
@@ -61,7 +61,7 @@ static void gz_run(struct gz_sink *g, int flush)
 static void gz_feed(struct gz_sink *g, const uint8_t *data, size_t len)
 {
 	while (len && !g->err) {
-		/* avail_in is 32 bits wide: feed a large append in pieces */
+		/* avail_in is 32 bits wide: feed a large part in pieces */
 		uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
 
 		g->z.next_in = (Bytef *)(uintptr_t)data;
@@ -72,80 +72,72 @@ static void gz_feed(struct gz_sink *g, const uint8_t *data, size_t len)
 	}
 }
 
-/* deflate what in[] holds */
-static void gz_drain(struct gz_sink *g)
-{
-	gz_feed(g, g->in, g->held);
-	g->held = 0;
-}
+/*
+ * The profile is packed in parts, each a Profile message with some of the
+ * fields set, in field-number order: the wire form of a message is its
+ * fields one after the other, each left out when empty (proto3), so the
+ * parts concatenate into the bytes of the whole message.  Samples,
+ * mappings, locations and functions go PART at a time, through message
+ * structs reused for each part rather than made for all at once.
+ */
+#define PART 4096
 
 /*
- * protobuf-c appends each field on its own, a few bytes at a time: they
- * are gathered in in[] (one deflate() call per few bytes costs more than
- * the compression)
+ * part packed whole and deflated: protobuf-c's pack() writes a flat buffer
+ * faster than its pack_to_buffer() hands over each field on its own
  */
-static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+static void pack(struct gz_sink *g, const Perftools__Profiles__Profile *part)
 {
-	struct gz_sink *g = (struct gz_sink *)b;
+	size_t len = perftools__profiles__profile__get_packed_size(part);
 
-	if (g->held + len > sizeof(g->in))
-		gz_drain(g);
-	if (len >= sizeof(g->in)) {
-		gz_feed(g, data, len);
-		return;
+	if (len > g->packed_size) {
+		g->packed = op_xrealloc(g->packed, len);
+		g->packed_size = len;
 	}
-	memcpy(g->in + g->held, data, len);
-	g->held += len;
+	perftools__profiles__profile__pack(part, g->packed);
+	gz_feed(g, g->packed, len);
 }
 
-/* the message structs, each kind in one array, and the pointers to them */
-struct pb {
-	Perftools__Profiles__Profile prof;
-	Perftools__Profiles__ValueType *types, period_type;
-	Perftools__Profiles__ValueType **type_ptrs;
-	Perftools__Profiles__Sample *samples, **sample_ptrs;
-	Perftools__Profiles__Label *labels, **label_ptrs;
-	Perftools__Profiles__Mapping *mappings, **mapping_ptrs;
-	Perftools__Profiles__Function *functions, **function_ptrs;
-	Perftools__Profiles__Location *locations, **location_ptrs;
-	Perftools__Profiles__Line *lines, **line_ptrs;
-	int64_t *comments;
+static void put_types(struct gz_sink *g, const struct pp_pprof *m)
+{
+	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__ValueType *types, **ptrs;
+	size_t i;
+
+	types = op_xcalloc(m->nr_types + 1, sizeof(*types));
+	ptrs = op_xcalloc(m->nr_types + 1, sizeof(*ptrs));
+	for (i = 0; i < m->nr_types; i++) {
+		perftools__profiles__value_type__init(&types[i]);
+		types[i].type = (int64_t)m->types[i];
+		types[i].unit = (int64_t)m->units[i];
+		ptrs[i] = &types[i];
+	}
+	part.n_sample_type = m->nr_types;
+	part.sample_type = ptrs;
+	pack(g, &part);
+	free(types);
+	free(ptrs);
+}
+
+/* the message structs of a part, made once and reused for each */
+struct part_structs {
+	Perftools__Profiles__Sample samples[PART], *sample_ptrs[PART];
+	Perftools__Profiles__Label labels[PART], *label_ptrs[PART];
+	Perftools__Profiles__Location locations[PART], *location_ptrs[PART];
+	Perftools__Profiles__Line lines[PART], *line_ptrs[PART];
+	Perftools__Profiles__Mapping mappings[PART], *mapping_ptrs[PART];
+	Perftools__Profiles__Function functions[PART], *function_ptrs[PART];
 };
 
-static void put_types(struct pb *b, const struct pp_pprof *m)
+/* samples [first, first + n) as part's, in ps */
+static void fill_samples(Perftools__Profiles__Profile *part, struct part_structs *ps,
+			 const struct pp_pprof *m, size_t first, size_t n)
 {
-	size_t i;
+	size_t j;
 
-	b->types = op_xcalloc(m->nr_types + 1, sizeof(*b->types));
-	b->type_ptrs = op_xcalloc(m->nr_types + 1, sizeof(*b->type_ptrs));
-	for (i = 0; i < m->nr_types; i++) {
-		perftools__profiles__value_type__init(&b->types[i]);
-		b->types[i].type = (int64_t)m->types[i];
-		b->types[i].unit = (int64_t)m->units[i];
-		b->type_ptrs[i] = &b->types[i];
-	}
-	b->prof.n_sample_type = m->nr_types;
-	b->prof.sample_type = b->type_ptrs;
-	b->prof.default_sample_type = (int64_t)m->default_type;
-	if (m->period_type) {
-		perftools__profiles__value_type__init(&b->period_type);
-		b->period_type.type = (int64_t)m->period_type;
-		b->period_type.unit = (int64_t)m->period_unit;
-		b->prof.period_type = &b->period_type;
-		b->prof.period = m->period;
-	}
-}
-
-static void put_samples(struct pb *b, struct pp_pprof *m)
-{
-	size_t i;
-
-	b->samples = op_xcalloc(m->nr_samples + 1, sizeof(*b->samples));
-	b->sample_ptrs = op_xcalloc(m->nr_samples + 1, sizeof(*b->sample_ptrs));
-	b->labels = op_xcalloc(m->nr_samples + 1, sizeof(*b->labels));
-	b->label_ptrs = op_xcalloc(m->nr_samples + 1, sizeof(*b->label_ptrs));
-	for (i = 0; i < m->nr_samples; i++) {
-		Perftools__Profiles__Sample *s = &b->samples[i];
+	for (j = 0; j < n; j++) {
+		Perftools__Profiles__Sample *s = &ps->samples[j];
+		size_t i = first + j;
 
 		perftools__profiles__sample__init(s);
 		s->n_location_id = m->first[i + 1] - m->first[i];
@@ -153,31 +145,60 @@ static void put_samples(struct pb *b, struct pp_pprof *m)
 		s->n_value = m->nr_types;
 		s->value = m->values + i * m->nr_types;
 		if (m->label_key && m->labels[i]) {
-			perftools__profiles__label__init(&b->labels[i]);
-			b->labels[i].key = (int64_t)m->label_key;
-			b->labels[i].str = (int64_t)m->labels[i];
-			b->label_ptrs[i] = &b->labels[i];
+			perftools__profiles__label__init(&ps->labels[j]);
+			ps->labels[j].key = (int64_t)m->label_key;
+			ps->labels[j].str = (int64_t)m->labels[i];
+			ps->label_ptrs[j] = &ps->labels[j];
 			s->n_label = 1;
-			s->label = &b->label_ptrs[i];
+			s->label = &ps->label_ptrs[j];
 		}
-		b->sample_ptrs[i] = s;
+		ps->sample_ptrs[j] = s;
 	}
-	b->prof.n_sample = m->nr_samples;
-	b->prof.sample = b->sample_ptrs;
+	part->n_sample = n;
+	part->sample = ps->sample_ptrs;
 }
 
-static void put_mappings(struct pb *b, const struct pp_pprof *m)
+/*
+ * locations [first, first + n) as part's, in ps: one line each, the
+ * function and, when known, the source line
+ */
+static void fill_locations(Perftools__Profiles__Profile *part, struct part_structs *ps,
+			   const struct pp_pprof *m, size_t first, size_t n)
 {
-	size_t i;
+	size_t j;
 
-	b->mappings = op_xcalloc(m->nr_mappings + 1, sizeof(*b->mappings));
-	b->mapping_ptrs = op_xcalloc(m->nr_mappings + 1, sizeof(*b->mapping_ptrs));
-	for (i = 0; i < m->nr_mappings; i++) {
-		const struct pp_pprof_mapping *in = &m->mappings[i];
-		Perftools__Profiles__Mapping *o = &b->mappings[i];
+	for (j = 0; j < n; j++) {
+		const struct pp_pprof_location *in = &m->locations[first + j];
+		Perftools__Profiles__Location *o = &ps->locations[j];
+		Perftools__Profiles__Line *line = &ps->lines[j];
+
+		perftools__profiles__location__init(o);
+		perftools__profiles__line__init(line);
+		o->id = first + j + 1;
+		o->mapping_id = in->mapping;
+		o->address = in->address;
+		line->function_id = in->function;
+		line->line = in->line;
+		ps->line_ptrs[j] = line;
+		o->n_line = 1;
+		o->line = &ps->line_ptrs[j];
+		ps->location_ptrs[j] = o;
+	}
+	part->n_location = n;
+	part->location = ps->location_ptrs;
+}
+
+static void fill_mappings(Perftools__Profiles__Profile *part, struct part_structs *ps,
+			  const struct pp_pprof *m, size_t first, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		const struct pp_pprof_mapping *in = &m->mappings[first + j];
+		Perftools__Profiles__Mapping *o = &ps->mappings[j];
 
 		perftools__profiles__mapping__init(o);
-		o->id = i + 1;
+		o->id = first + j + 1;
 		o->memory_start = in->start;
 		o->memory_limit = in->limit;
 		o->file_offset = in->offset;
@@ -186,106 +207,102 @@ static void put_mappings(struct pb *b, const struct pp_pprof *m)
 		o->has_functions = true;
 		o->has_filenames = in->has_lines;
 		o->has_line_numbers = in->has_lines;
-		b->mapping_ptrs[i] = o;
+		ps->mapping_ptrs[j] = o;
 	}
-	b->prof.n_mapping = m->nr_mappings;
-	b->prof.mapping = b->mapping_ptrs;
+	part->n_mapping = n;
+	part->mapping = ps->mapping_ptrs;
 }
 
-static void put_functions(struct pb *b, const struct pp_pprof *m)
+static void fill_functions(Perftools__Profiles__Profile *part, struct part_structs *ps,
+			   const struct pp_pprof *m, size_t first, size_t n)
 {
-	size_t i;
+	size_t j;
 
-	b->functions = op_xcalloc(m->nr_functions + 1, sizeof(*b->functions));
-	b->function_ptrs = op_xcalloc(m->nr_functions + 1, sizeof(*b->function_ptrs));
-	for (i = 0; i < m->nr_functions; i++) {
-		const struct pp_pprof_function *in = &m->functions[i];
-		Perftools__Profiles__Function *o = &b->functions[i];
+	for (j = 0; j < n; j++) {
+		const struct pp_pprof_function *in = &m->functions[first + j];
+		Perftools__Profiles__Function *o = &ps->functions[j];
 
 		perftools__profiles__function__init(o);
-		o->id = i + 1;
+		o->id = first + j + 1;
 		o->name = (int64_t)in->name;
 		o->system_name = (int64_t)in->system_name;
 		o->filename = (int64_t)in->file;
 		o->start_line = in->start_line;
-		b->function_ptrs[i] = o;
+		ps->function_ptrs[j] = o;
 	}
-	b->prof.n_function = m->nr_functions;
-	b->prof.function = b->function_ptrs;
+	part->n_function = n;
+	part->function = ps->function_ptrs;
 }
 
-/* one line each: the function and, when known, the source line */
-static void put_locations(struct pb *b, const struct pp_pprof *m)
+/* nr items, PART at a time, each part filled by fill and packed */
+static void put_in_parts(struct gz_sink *g, const struct pp_pprof *m, size_t nr,
+			 void (*fill)(Perftools__Profiles__Profile *part,
+				      struct part_structs *ps, const struct pp_pprof *m,
+				      size_t first, size_t n))
 {
-	size_t i, n = m->nr_locations + 1;
+	struct part_structs *ps = op_xcalloc(1, sizeof(*ps));
+	size_t i;
 
-	b->locations = op_xcalloc(n, sizeof(*b->locations));
-	b->location_ptrs = op_xcalloc(n, sizeof(*b->location_ptrs));
-	b->lines = op_xcalloc(n, sizeof(*b->lines));
-	b->line_ptrs = op_xcalloc(n, sizeof(*b->line_ptrs));
-	for (i = 0; i < m->nr_locations; i++) {
-		const struct pp_pprof_location *in = &m->locations[i];
-		Perftools__Profiles__Location *o = &b->locations[i];
+	for (i = 0; i < nr; i += PART) {
+		Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
 
-		perftools__profiles__location__init(o);
-		perftools__profiles__line__init(&b->lines[i]);
-		o->id = i + 1;
-		o->mapping_id = in->mapping;
-		o->address = in->address;
-		b->lines[i].function_id = in->function;
-		b->lines[i].line = in->line;
-		b->line_ptrs[i] = &b->lines[i];
-		o->n_line = 1;
-		o->line = &b->line_ptrs[i];
-		b->location_ptrs[i] = o;
+		fill(&part, ps, m, i, nr - i < PART ? nr - i : PART);
+		pack(g, &part);
 	}
-	b->prof.n_location = m->nr_locations;
-	b->prof.location = b->location_ptrs;
+	free(ps);
 }
 
-static void pb_release(struct pb *b)
+static void put_strings(struct gz_sink *g, const struct pp_pprof *m)
 {
-	free(b->types);
-	free(b->type_ptrs);
-	free(b->samples);
-	free(b->sample_ptrs);
-	free(b->labels);
-	free(b->label_ptrs);
-	free(b->mappings);
-	free(b->mapping_ptrs);
-	free(b->functions);
-	free(b->function_ptrs);
-	free(b->locations);
-	free(b->location_ptrs);
-	free(b->lines);
-	free(b->line_ptrs);
-	free(b->comments);
+	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
+
+	part.n_string_table = m->nr_strings;
+	part.string_table = m->strings;
+	pack(g, &part);
+}
+
+/* the fields after the string table: time, period, comments, default type */
+static void put_rest(struct gz_sink *g, const struct pp_pprof *m)
+{
+	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__ValueType period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+	int64_t *comments = op_xcalloc(m->nr_comments + 1, sizeof(*comments));
+	size_t i;
+
+	part.time_nanos = m->time_nanos;
+	if (m->period_type) {
+		period_type.type = (int64_t)m->period_type;
+		period_type.unit = (int64_t)m->period_unit;
+		part.period_type = &period_type;
+		part.period = m->period;
+	}
+	for (i = 0; i < m->nr_comments; i++)
+		comments[i] = (int64_t)m->comments[i];
+	part.n_comment = m->nr_comments;
+	part.comment = comments;
+	part.default_sample_type = (int64_t)m->default_type;
+	pack(g, &part);
+	free(comments);
+}
+
+/* the whole profile, part after part in field-number order */
+static void put_profile(struct gz_sink *g, struct pp_pprof *m)
+{
+	put_types(g, m);
+	put_in_parts(g, m, m->nr_samples, fill_samples);
+	put_in_parts(g, m, m->nr_mappings, fill_mappings);
+	put_in_parts(g, m, m->nr_locations, fill_locations);
+	put_in_parts(g, m, m->nr_functions, fill_functions);
+	put_strings(g, m);
+	put_rest(g, m);
 }
 
 int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 {
-	struct pb b = { 0 };
 	struct gz_sink *g;
-	size_t i;
 	int ret;
 
-	perftools__profiles__profile__init(&b.prof);
-	put_types(&b, m);
-	put_samples(&b, m);
-	put_mappings(&b, m);
-	put_functions(&b, m);
-	put_locations(&b, m);
-	b.prof.n_string_table = m->nr_strings;
-	b.prof.string_table = m->strings;
-	b.comments = op_xcalloc(m->nr_comments + 1, sizeof(*b.comments));
-	for (i = 0; i < m->nr_comments; i++)
-		b.comments[i] = (int64_t)m->comments[i];
-	b.prof.n_comment = m->nr_comments;
-	b.prof.comment = b.comments;
-	b.prof.time_nanos = m->time_nanos;
-
 	g = op_xcalloc(1, sizeof(*g));
-	g->base.append = gz_append;
 	g->out = out;
 	/*
 	 * 15 + 16: a window of 2^15 bytes, and a gzip header and trailer.
@@ -298,11 +315,9 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 		op_err_set(err, "cannot start the gzip compression: %s",
 			   ret == Z_MEM_ERROR ? "out of memory" : "zlib refused");
 		free(g);
-		pb_release(&b);
 		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
 	}
-	perftools__profiles__profile__pack_to_buffer(&b.prof, &g->base);
-	gz_drain(g);
+	put_profile(g, m);
 	if (!g->err) {
 		g->z.next_in = NULL;
 		g->z.avail_in = 0;
@@ -312,7 +327,7 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 	ret = g->err;
 	if (ret)
 		op_err_set(err, "cannot write the profile");
+	free(g->packed);
 	free(g);
-	pb_release(&b);
 	return ret;
 }
