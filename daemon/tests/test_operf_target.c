@@ -23,24 +23,25 @@
 #include <cmocka.h>
 
 #include "daemon/operf_target.h"
+#include "tests/lib/op_testdir.h"
 
-static char dir[] = "/tmp/test_operf_target.XXXXXX";
-static char mark[sizeof(dir) + 16];
+static struct op_testdir dir;
+static char mark[sizeof(dir.path) + 16];
 
+/* the directory under $TMPDIR where a command that runs leaves a mark */
 static int setup(void **state)
 {
 	(void)state;
-	if (!mkdtemp(dir))
+	if (op_testdir_make(&dir))
 		return -1;
-	snprintf(mark, sizeof(mark), "%s/ran", dir);
-	return 0;
+	return op_testdir_file(&dir, "ran", mark, sizeof(mark)) ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	unlink(mark);
-	return rmdir(dir);
+	return rmdir(dir.path);
 }
 
 static bool ran(void)
