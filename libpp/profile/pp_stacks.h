@@ -63,6 +63,8 @@ struct pp_stacks {
  * empty) either way; release it with pp_stacks_release().
  */
 int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n);
+/* why a profile has no whole stacks, for pp_stacks_load()'s error ret */
+const char *pp_stacks_why(int ret);
 void pp_stacks_release(struct pp_stacks *s);
 
 #endif

@@ -281,3 +281,11 @@ void pp_stacks_release(struct pp_stacks *s)
 	free(s->names);
 	memset(s, 0, sizeof(*s));
 }
+
+const char *pp_stacks_why(int ret)
+{
+	return ret == -ENOENT ? "the session has no stack file (record with operf --callgraph)" :
+	       ret == -ENOTSUP ? "stack files do not tell threads, processes or CPUs apart "
+				 "(merge them: --merge=tgid,tid,cpu)" :
+	       "the stack file cannot be read";
+}

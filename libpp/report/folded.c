@@ -13,7 +13,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -56,50 +55,6 @@ static void add_name(struct op_strbuf *sb, const char *name)
 static int by_text(const void *a, const void *b)
 {
 	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
-}
-
-/* a shown row, as a stack's leaf names it */
-struct leaf {
-	size_t app, image;
-	uintptr_t sym;
-};
-
-static int by_leaf(const void *a, const void *b)
-{
-	const struct leaf *x = a, *y = b;
-
-	if (x->app != y->app)
-		return x->app < y->app ? -1 : 1;
-	if (x->image != y->image)
-		return x->image < y->image ? -1 : 1;
-	return x->sym < y->sym ? -1 : x->sym > y->sym;
-}
-
-/* the shown rows of side, sorted for shown_leaf() */
-static struct leaf *shown_leaves(const struct pp_side *side)
-{
-	struct leaf *v = op_xcalloc(side->nr_sel + 1, sizeof(*v));
-	size_t i;
-
-	for (i = 0; i < side->nr_sel; i++) {
-		v[i].app = side->sel[i]->app;
-		v[i].image = side->sel[i]->image;
-		v[i].sym = (uintptr_t)side->sel[i]->sym;
-	}
-	qsort(v, side->nr_sel, sizeof(*v), by_leaf);
-	return v;
-}
-
-static bool shown_leaf(const struct leaf *v, size_t nr, const struct pp_stack *s)
-{
-	struct leaf key;
-
-	if (!s->nr_frames || s->frames[0].image == SIZE_MAX)
-		return false;
-	key.app = s->app;
-	key.image = s->frames[0].image;
-	key.sym = (uintptr_t)s->frames[0].sym;
-	return bsearch(&key, v, nr, sizeof(*v), by_leaf) != NULL;
 }
 
 /* the names of the frames of s, root first, into v */
@@ -209,35 +164,28 @@ int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 	struct pp_side *side = &r->sides[0];
 	struct pp_profile *p = side->p;
 	struct lines ls = { .map = OP_HMAP_INIT };
-	struct pp_stacks st;
-	struct leaf *leaves;
+	const struct pp_stacks *st = &side->stacks;
 	const char **v;
 	size_t i, frames = 0, deepest = 0;
 	int ret;
 
-	ret = pp_stacks_load(&st, p, r->notes);
+	ret = side->stacks_ret;
 	if (ret) {
-		op_err_set(err, "no whole call stacks: %s", ret == -ENOENT ?
-			   "the session has no stack file (record with operf --callgraph)" :
-			   ret == -ENOTSUP ?
-			   "stack files do not tell threads, processes or CPUs apart "
-			   "(merge them: --merge=tgid,tid,cpu)" :
-			   "the stack file cannot be read");
+		op_err_set(err, "no whole call stacks: %s", pp_stacks_why(ret));
 		return PP_REPORT_ERR_NOTHING;
 	}
-	for (i = 0; i < st.nr; i++) {
-		frames += st.v[i].nr_frames;
-		if (st.v[i].nr_frames > deepest)
-			deepest = st.v[i].nr_frames;
+	for (i = 0; i < st->nr; i++) {
+		frames += st->v[i].nr_frames;
+		if (st->v[i].nr_frames > deepest)
+			deepest = st->v[i].nr_frames;
 	}
-	ls.v = op_xcalloc(st.nr + 1, sizeof(*ls.v));
+	ls.v = op_xcalloc(st->nr + 1, sizeof(*ls.v));
 	ls.arena = op_xcalloc(frames + 1, sizeof(*ls.arena));
 	v = op_xcalloc(deepest + 1, sizeof(*v));
-	leaves = shown_leaves(side);
-	for (i = 0; i < st.nr; i++) {
-		const struct pp_stack *s = &st.v[i];
+	for (i = 0; i < st->nr; i++) {
+		const struct pp_stack *s = &st->v[i];
 
-		if (!s->counts[0] || !shown_leaf(leaves, side->nr_sel, s))
+		if (!s->counts[0] || !pp_leaf_shown(r, side, s, NULL))
 			continue;
 		stack_names(p, s, v);
 		count_line(&ls, s->app, v, s->nr_frames, s->counts[0]);
@@ -250,7 +198,5 @@ int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err)
 	free(ls.v);
 	free(ls.arena);
 	free(v);
-	free(leaves);
-	pp_stacks_release(&st);
 	return 0;
 }

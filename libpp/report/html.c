@@ -12,7 +12,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,10 +138,7 @@ static void put_flame(FILE *out, struct pp_report *r)
 		fprintf(out, "Built from call-graph arcs only: %s, so each function's own "
 			"samples are split between its callers in proportion to the calls "
 			"(one level of callers; without call-graph arcs, each function "
-			"alone).", ret == -ENOENT ? "the session has no stack file "
-			"(operf --callgraph writes one)" : ret == -ENOTSUP ?
-			"stack files do not tell threads, processes or CPUs apart" :
-			"the stack file cannot be read");
+			"alone).", pp_stacks_why(ret));
 	fputs(" Samples of ", out);
 	pp_html_put(out, s->p->classes[0].name);
 	fputs("; widths are shares of every sample.</p>\n", out);

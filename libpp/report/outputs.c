@@ -32,12 +32,12 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "folded",
 		.mode = PP_MODE_FOLDED,
-		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_STACKS | PP_SORTS_OWN,
 		.write = pp_write_folded,
 	}, {
 		.name = "pprof",
 		.mode = PP_MODE_PPROF,
-		.needs = PP_NEEDS_SYMBOLS | PP_SORTS_OWN,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_STACKS | PP_SORTS_OWN,
 		.write = pp_write_pprof,
 	}, {
 		.name = "html",

@@ -37,7 +37,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +79,6 @@ struct build {
 	struct key *loc_keys, *fn_keys;	/* per location, per function */
 	size_t *loc_leaves;		/* per location: first leaf + 1, 0: none */
 	size_t *image_mapping;		/* per image: mapping id, 0: none yet */
-	bool *row_shown;		/* per row index */
 	uint64_t *row_stacked;		/* per row index and class: leaf samples */
 	struct leaf *leaves;
 	uint64_t *leaf_counts;		/* per leaf and class: samples */
@@ -389,38 +387,17 @@ static uint64_t *leaf_get(struct build *b, size_t loc, size_t app)
 	return &b->leaf_counts[i * b->nr_classes];
 }
 
-/* does a stack with this leaf (row: its row, or NULL) go in, as row would be shown? */
-static bool leaf_shown(struct build *b, const struct pp_stack *st, const struct pp_row *row)
-{
-	const struct pp_stack_frame *f = &st->frames[0];
-	const struct pp_report_opts *o = b->r->o;
-
-	if (row)
-		return b->row_shown[row->index];
-	/* a leaf without samples in the sample files: no share to judge */
-	if (o->threshold > 0)
-		return false;
-	if (o->exclude_dependent && !pp_profile_own_image(b->p, st->app, f->image))
-		return false;
-	return pp_sym_passes(o->include_symbols, o->exclude_symbols, f->sym->name,
-			     pp_shown_name(b->p, f->image, f->sym));
-}
-
 static void add_stacks(struct build *b, const struct pp_stacks *st)
 {
 	size_t i, f, c;
 
 	for (i = 0; i < st->nr; i++) {
 		const struct pp_stack *s = &st->v[i];
-		const struct pp_stack_frame *leaf = &s->frames[0];
 		size_t first = b->m.nr_frames;
 		struct pp_row *row;
 		uint64_t *sum;
 
-		if (!s->nr_frames)
-			continue;
-		row = pp_rows_find(&b->s->rows, leaf->image, s->app, leaf->sym);
-		if (!leaf_shown(b, s, row))
+		if (!s->nr_frames || !pp_leaf_shown(b->r, b->s, s, &row))
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
 			const struct pp_stack_frame *fr = &s->frames[f];
@@ -586,8 +563,6 @@ static void add_types(struct build *b)
 
 static void build_init(struct build *b, struct pp_report *r)
 {
-	size_t i;
-
 	memset(b, 0, sizeof(*b));
 	b->r = r;
 	b->s = &r->sides[0];
@@ -603,13 +578,10 @@ static void build_init(struct build *b, struct pp_report *r)
 	b->m.nr_strings = b->m.alloc_strings = 1;
 	b->m.first = op_xcalloc(1, sizeof(*b->m.first));
 	b->image_mapping = op_xcalloc(b->p->nr_images + 1, sizeof(*b->image_mapping));
-	b->row_shown = op_xcalloc(b->s->rows.nr + 1, sizeof(*b->row_shown));
 	b->row_stacked = op_xcalloc((b->s->rows.nr + 1) * (b->nr_classes + 1),
 				    sizeof(*b->row_stacked));
 	b->need = op_xcalloc(b->nr_classes + 1, sizeof(*b->need));
 	b->take = op_xcalloc(b->nr_classes + 1, sizeof(*b->take));
-	for (i = 0; i < b->s->nr_sel; i++)
-		b->row_shown[b->s->sel[i]->index] = true;
 }
 
 static void build_release(struct build *b)
@@ -637,7 +609,6 @@ static void build_release(struct build *b)
 	free(b->loc_leaves);
 	free(b->fn_keys);
 	free(b->image_mapping);
-	free(b->row_shown);
 	free(b->row_stacked);
 	free(b->leaves);
 	free(b->leaf_counts);
@@ -647,19 +618,10 @@ static void build_release(struct build *b)
 	free(b->take);
 }
 
-/* why a profile has no whole stacks (pp_stacks_load()'s ret) */
-static const char *why_no_stacks(int ret)
-{
-	return ret == -ENOENT ? "the session has no stack file (record with operf --callgraph)" :
-	       ret == -ENOTSUP ? "stack files do not tell threads, processes or CPUs apart "
-				 "(merge them: --merge=tgid,tid,cpu)" :
-	       "the stack file cannot be read";
-}
-
 int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct build b;
-	struct pp_stacks st;
+	const struct pp_stacks *st = &r->sides[0].stacks;
 	size_t i;
 	int ret;
 
@@ -667,16 +629,16 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 	add_types(&b);
 	add_header(&b);
 	b.m.time_nanos = started_nanos(r->info);
-	ret = pp_stacks_load(&st, b.p, r->notes);
+	ret = r->sides[0].stacks_ret;
 	if (!ret) {
 		add_comment(&b, "Samples are the whole call stacks of the session's stack "
 			    "file; the samples no stack covers are one-frame samples");
-		add_stacks(&b, &st);
+		add_stacks(&b, st);
 	} else {
 		struct op_strbuf sb = OP_STRBUF_INIT;
 
 		op_strbuf_addf(&sb, "no whole call stacks: %s; each symbol's samples "
-			       "are one-frame samples", why_no_stacks(ret));
+			       "are one-frame samples", pp_stacks_why(ret));
 		if (op_strbuf_failed(&sb))
 			op_die(1, "out of memory");
 		pp_note(r->notes, "%s", sb.buf);
@@ -685,7 +647,6 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 		op_strbuf_release(&sb);
 	}
 	add_rest(&b);
-	pp_stacks_release(&st);
 	/* locations that no address reached (frames without a mapping) */
 	for (i = 0; i < b.m.nr_mappings; i++)
 		if (b.m.mappings[i].start == UINT64_MAX)

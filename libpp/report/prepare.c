@@ -162,12 +162,39 @@ static void select_rows(struct pp_report *r, struct pp_side *s)
 	size_t i;
 
 	s->sel = op_xcalloc(s->rows.nr + 1, sizeof(*s->sel));
+	s->is_shown = op_xcalloc(s->rows.nr + 1, sizeof(*s->is_shown));
 	for (i = 0; i < s->rows.nr; i++) {
 		struct pp_row *row = &s->rows.rows[i];
 
-		if (shown(r, s, row))
+		if (shown(r, s, row)) {
 			s->sel[s->nr_sel++] = row;
+			s->is_shown[i] = true;
+		}
 	}
+}
+
+bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
+		   const struct pp_stack *st, struct pp_row **rowp)
+{
+	const struct pp_stack_frame *f = &st->frames[0];
+	const struct pp_report_opts *o = r->o;
+	struct pp_row *row = NULL;
+
+	if (st->nr_frames && f->image != SIZE_MAX)
+		row = pp_rows_find(&s->rows, f->image, st->app, f->sym);
+	if (rowp)
+		*rowp = row;
+	if (row)
+		return s->is_shown[row->index];
+	if (!st->nr_frames || f->image == SIZE_MAX)
+		return false;
+	/* a leaf without samples in the sample files: no share to judge */
+	if (o->threshold > 0)
+		return false;
+	if (o->exclude_dependent && !pp_profile_own_image(s->p, st->app, f->image))
+		return false;
+	return pp_sym_passes(o->include_symbols, o->exclude_symbols, f->sym->name,
+			     pp_shown_name(s->p, f->image, f->sym));
 }
 
 /*
@@ -286,6 +313,7 @@ void pp_prepare_release(struct pp_report *r)
 		pp_name_stream_end(s->sym_names);
 		free(s->name_pos);
 		free(s->sel);
+		free(s->is_shown);
 		free(s->totals);
 		pp_names_release(&s->names);
 		if (s->with_arcs)

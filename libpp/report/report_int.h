@@ -61,6 +61,7 @@ struct pp_side {
 	 */
 	struct pp_row **sel;
 	size_t nr_sel;
+	bool *is_shown;			/* per row index: in sel */
 	struct pp_names names;		/* -f: long names */
 	bool show_image;		/* a row is of a library, not its app */
 	bool show_app;			/* a class has several applications */
@@ -82,6 +83,15 @@ struct pp_report {
 /* prepare the sides of r (loaded profiles) for r->output */
 void pp_prepare(struct pp_report *r);
 void pp_prepare_release(struct pp_report *r);
+
+/*
+ * Does a stack whose leaf frame is st's go in an output of stacks, as
+ * -t, -i, -e and -x choose rows?  The leaf's row is shown; a leaf without
+ * a row (no samples in the sample files) passes -i, -e and -x but not a
+ * threshold.  *rowp (when rowp is not NULL): the leaf's row, or NULL.
+ */
+bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
+		   const struct pp_stack *st, struct pp_row **rowp);
 
 /* the shown (demangled) name of a row of side s */
 const char *pp_side_sym_name(const struct pp_side *s, const struct pp_row *row);
