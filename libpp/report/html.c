@@ -178,19 +178,24 @@ static void put_annotation(FILE *out, struct pp_report *r)
 	struct pp_ann a;
 	struct one_sym o = { .a = &a };
 	char pct[32];
+	int shown = 0;
 
 	pp_ann_build(&a, r);
 	a.assembly = a.source = true;
 	fprintf(out, "<section id=\"annotation\">\n<h2>Annotation</h2>\n<p>The %d "
-		"symbols with the most samples, as <code>opannotate --assembly "
-		"--source</code> shows them.</p>\n", NR_ANNOTATED);
-	for (o.i = 0; o.i < a.nr_syms && o.i < NR_ANNOTATED; o.i++) {
+		"named symbols with the most samples, as <code>opannotate --assembly "
+		"--source</code> shows them (code between symbols, a row "
+		"<code>[image 0x...]</code> of the tables, is left to opannotate: "
+		"it can be a whole stripped program).</p>\n", NR_ANNOTATED);
+	for (o.i = 0; o.i < a.nr_syms && shown < NR_ANNOTATED; o.i++) {
 		const struct pp_ann_sym *sym = &a.syms[o.i];
 
+		if (sym->sym->flags & PP_SYM_GAP)
+			continue;
 		pp_format_percent(pct, sizeof(pct), pp_ratio(sym->counts[0], a.totals[0]),
 				  false);
 		fprintf(out, "<details%s><summary><span class=\"sym\">",
-			o.i ? "" : " open");
+			shown++ ? "" : " open");
 		pp_html_put(out, sym->name);
 		fputs("</span> (", out);
 		pp_html_put(out, pp_names_image(&a.s->names, sym->image));
