@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "libpp/symbols/pp_demangle.h"
+#include "libpp/symbols/pp_plt.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_strbuf.h"
 
@@ -406,14 +407,10 @@ const char *pp_symtab_made_shown(const struct pp_sym *sym);
 /* free the made symbols, sections and PLT entries of t */
 void pp_symtab_free_made(struct pp_symtab *t);
 
-struct pp_plt_entry {
-	uint64_t vma;
-	const char *name;	/* "memcmp@plt" */
-};
 
 /*
  * The PLT entry holding vma in sec (a .plt section), entries read once
- * from t->file through libbfd; *end is where it ends (the next entry, or
+ * (plt_x86_64.c for x86-64, else libbfd); *end is where it ends (the next entry, or
  * the section's end).  NULL when vma is before the section's first entry
  * or the binary has none (*end: the first entry above vma, or the
  * section's end), or when memory runs out (*err -ENOMEM).

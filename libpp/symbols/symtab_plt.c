@@ -2,9 +2,11 @@
 /*
  * PLT entries of a binary, for pp_symtab_hold(): libbfd's synthetic
  * symbols ("memcmp@plt", made from the dynamic symbols and the PLT
- * relocations), the names objdump -d shows.  Read once per table, on the
- * first sample that falls in a .plt section, so that tables without such
- * samples never open the binary through libbfd.
+ * relocations), the names objdump -d shows; those of an x86-64 binary
+ * are read the same way with libelf, at a small part of the cost
+ * (plt_x86_64.c).  Read once per table, on the first sample that falls
+ * in a .plt section, so that tables without such samples never read
+ * their binary's relocations.
  */
 #include "config.h"
 
@@ -53,9 +55,13 @@ static int keep_entries(struct pp_plt *plt, asymbol *synth, long nr)
 	return 0;
 }
 
-/* read the entries of t's binary; a binary libbfd cannot read has none */
+/*
+ * read the entries of t's binary: with libelf for an x86-64 binary
+ * (plt_x86_64.c), else with libbfd; a binary neither reads has none
+ */
 static int read_plt(struct pp_symtab *t, struct pp_plt **out)
 {
+	const struct symtab_priv *p = t->priv;
 	struct pp_plt *plt = op_calloc(1, sizeof(*plt));
 	asymbol **dyn = NULL, *synth = NULL;
 	struct bfd *abfd = NULL;
@@ -65,6 +71,12 @@ static int read_plt(struct pp_symtab *t, struct pp_plt **out)
 	*out = plt;
 	if (!plt)
 		return -ENOMEM;
+	if (p->elf) {
+		ret = pp_plt_x86_64(p->elf->elf, &plt->v, &plt->nr);
+		if (ret != -ENOTSUP)
+			return ret;
+		ret = 0;
+	}
 	if (!t->file || pp_bfd_open(t->file, &abfd))
 		return 0;
 	size = bfd_get_dynamic_symtab_upper_bound(abfd);
