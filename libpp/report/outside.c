@@ -67,6 +67,27 @@ static const char *hint(struct pp_side *s, size_t image)
 	return NULL;	/* a full symbol table: gaps are padding or stubs */
 }
 
+/*
+ * the reasons of the images hint() will ask about (the first MAX_HINTS + 1
+ * of v with a .dynsym table or none), made at once: each is looked for in
+ * dpkg's file lists, which are read once for all
+ */
+static void explain_first(struct pp_side *s, const struct image_outside *v, size_t nr)
+{
+	struct pp_symtab **tabs = op_xcalloc(MAX_HINTS + 2, sizeof(*tabs));
+	size_t i, n = 0;
+
+	for (i = 0; i < nr && n <= MAX_HINTS; i++) {
+		struct pp_symtab *t = pp_image_symtab(s->p, v[i].image);
+
+		if (t->source == PP_SYMS_DYNSYM || t->source == PP_SYMS_NONE)
+			tabs[n++] = t;
+	}
+	if (pp_symtabs_explain_no_lines(tabs, n))
+		op_die(1, "out of memory");
+	free(tabs);
+}
+
 void pp_outside_header(FILE *out, const struct pp_report *r, struct pp_side *s)
 {
 	struct image_outside *v;
@@ -86,6 +107,7 @@ void pp_outside_header(FILE *out, const struct pp_report *r, struct pp_side *s)
 		"between symbols\n", outside, all,
 		all ? 100.0 * (double)outside / (double)all : 0.0);
 	nr = per_image(s, &v);
+	explain_first(s, v, nr);
 	for (i = 0; i < nr; i++) {
 		const char *why = hint(s, v[i].image);
 

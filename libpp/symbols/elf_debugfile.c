@@ -325,58 +325,84 @@ static bool has_any_line(const char *text, size_t len, char *const *names, size_
 	return false;
 }
 
+/* a file whose package is looked for: the names lists may give it */
+struct dpkg_query {
+	char *names[4];
+	size_t nr;
+	size_t tail_len;	/* the tail all its names share */
+	char **pkg;		/* where its package goes */
+};
+
 /*
- * Does the dpkg list at path name one of names[0..nr), whose common tail
- * is tail_len bytes?  1 or 0 (also for a list that cannot be read), or
- * -ENOMEM.
+ * Is the list at path one of a package of a query still without one?
+ * Each such query gets the package of the list.  0 or -ENOMEM.
  */
-static int list_names(const char *path, char *const *names, size_t nr, size_t tail_len)
+static int match_list(const char *path, const char *list, struct dpkg_query *q,
+		      size_t n, size_t *left)
 {
 	char *text;
-	size_t len;
-	int found, ret = op_read_file(path, DPKG_LIST_MAX, &text, &len);
+	size_t len, i;
+	int ret = op_read_file(path, DPKG_LIST_MAX, &text, &len);
 
 	if (ret)
-		return ret == -ENOMEM ? ret : 0;
-	found = has_any_line(text, len, names, nr, tail_len);
+		return ret == -ENOMEM ? ret : 0;	/* unreadable: it names nothing */
+	for (i = 0; !ret && i < n; i++) {
+		if (*q[i].pkg || !has_any_line(text, len, q[i].names, q[i].nr, q[i].tail_len))
+			continue;
+		*q[i].pkg = package_of_list(list);
+		ret = *q[i].pkg ? 0 : -ENOMEM;
+		--*left;
+	}
 	free(text);
-	return found;
+	return ret;
 }
 
-int pp_dpkg_package(const char *info_dir, const char *path, char **pkg)
+int pp_dpkg_packages(const char *info_dir, const char *const *paths, size_t n,
+		     char **pkgs)
 {
 	const char *lists = info_dir ? info_dir : PP_DPKG_INFO;
+	struct dpkg_query *q = op_calloc(n + 1, sizeof(*q));
 	struct op_strbuf sb = OP_STRBUF_INIT;
-	char *names[4] = { NULL };
+	size_t i, k, left = n;
 	struct dirent *de;
-	size_t i, nr, tail_len = 0;
-	DIR *dir;
-	int ret = dpkg_names(path, names, &nr);
+	DIR *dir = NULL;
+	int ret = q ? 0 : -ENOMEM;
 
-	*pkg = NULL;
-	if (!ret)
-		tail_len = common_tail(names, nr);
-	dir = ret ? NULL : opendir(lists);
-	if (!ret && !dir)
+	for (i = 0; i < n; i++)
+		pkgs[i] = NULL;
+	for (i = 0; !ret && i < n; i++) {
+		q[i].pkg = &pkgs[i];
+		ret = dpkg_names(paths[i], q[i].names, &q[i].nr);
+		if (!ret)
+			q[i].tail_len = common_tail(q[i].names, q[i].nr);
+	}
+	if (!ret && !(dir = opendir(lists)))
 		ret = -ENOENT;
-	/* the first list that names the file: one package ships a file */
-	while (!ret && !*pkg && (de = readdir(dir))) {
+	/* one package ships a file: a query is done at the first list naming it */
+	while (!ret && left && (de = readdir(dir))) {
 		if (!is_list(de->d_name))
 			continue;
 		op_strbuf_reset(&sb);
 		op_strbuf_addf(&sb, "%s/%s", lists, de->d_name);
-		ret = op_strbuf_failed(&sb) ? -ENOMEM : list_names(sb.buf, names, nr, tail_len);
-		if (ret > 0) {
-			*pkg = package_of_list(de->d_name);
-			ret = *pkg ? 0 : -ENOMEM;
-		}
+		ret = op_strbuf_failed(&sb) ? -ENOMEM : match_list(sb.buf, de->d_name, q, n, &left);
 	}
-	if (!ret && !*pkg)
-		ret = -ENOENT;
 	if (dir)
 		closedir(dir);
 	op_strbuf_release(&sb);
-	for (i = 0; i < nr; i++)
-		free(names[i]);
+	for (i = 0; q && i < n; i++)
+		for (k = 0; k < q[i].nr; k++)
+			free(q[i].names[k]);
+	free(q);
 	return ret;
+}
+
+int pp_dpkg_package(const char *info_dir, const char *path, char **pkg)
+{
+	int ret = pp_dpkg_packages(info_dir, &path, 1, pkg);
+
+	if (ret && *pkg) {
+		free(*pkg);
+		*pkg = NULL;
+	}
+	return ret ? ret : *pkg ? 0 : -ENOENT;
 }

@@ -227,6 +227,14 @@ long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
  * no lookup has yet.  Borrowed from the table.
  */
 const char *pp_symtab_no_lines(struct pp_symtab *t);
+/*
+ * Make the reasons pp_symtab_no_lines() gives for tabs[0..n) at once,
+ * reading dpkg's file lists once for all the tables without line
+ * information rather than once for each (opening their DWARF as
+ * pp_symtab_no_lines() does).  Returns 0, or -ENOMEM (the reasons not
+ * made then are made when asked).
+ */
+int pp_symtabs_explain_no_lines(struct pp_symtab *const *tabs, size_t n);
 
 /*
  * Does the ELF file of the image at path say it runs in user space: a

@@ -244,6 +244,14 @@ int pp_build_id_path(struct op_strbuf *sb, const char *debug_root,
  * -ENOENT when no list names it (or there are no lists), or -ENOMEM.
  */
 int pp_dpkg_package(const char *info_dir, const char *path, char **pkg);
+/*
+ * The same for the files at paths[0..n) at once, reading each list once:
+ * pkgs[i] the package of paths[i] (caller frees, also on failure), NULL
+ * when no list names it.  Returns 0, -ENOENT when info_dir cannot be read (every pkgs[i]
+ * NULL), or -ENOMEM.
+ */
+int pp_dpkg_packages(const char *info_dir, const char *const *paths, size_t n,
+		     char **pkgs);
 
 /* elf_lines.c: source lines from the DWARF of an ELF file */
 struct pp_lines;

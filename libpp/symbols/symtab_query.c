@@ -96,18 +96,15 @@ static int debug_file_place(const struct pp_symtab *t, struct op_strbuf *sb)
 
 /*
  * The binary has no DWARF, nor a debug file with some: say so in one
- * line, with its debug package when dpkg installed it (else: build it
- * with -g) and the place a debug file would be found.
+ * line, with its debug package pkg when dpkg installed it (NULL: build
+ * it with -g) and the place a debug file would be found.
  */
-static int no_debug_info(struct pp_symtab *t)
+static int no_debug_info(struct pp_symtab *t, const char *pkg)
 {
 	struct symtab_priv *p = t->priv;
 	struct op_strbuf sb = OP_STRBUF_INIT, place = OP_STRBUF_INIT;
-	char *pkg = NULL;
-	int ret = pp_dpkg_package(NULL, p->elf->path, &pkg);
+	int ret = debug_file_place(t, &place);
 
-	if (ret != -ENOMEM)
-		ret = debug_file_place(t, &place);
 	if (ret)
 		goto out;
 	op_strbuf_addf(&sb, "no debug information in '%s'", p->elf->path);
@@ -121,9 +118,20 @@ static int no_debug_info(struct pp_symtab *t)
 			       place.buf);
 	ret = pp_str_set(&p->lines_why, op_strbuf_detach(&sb));
 out:
-	free(pkg);
 	op_strbuf_release(&place);
 	op_strbuf_release(&sb);
+	return ret;
+}
+
+/* no_debug_info() with the package dpkg's lists give */
+static int no_debug_info_pkg(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	char *pkg = NULL;
+	int ret = pp_dpkg_package(NULL, p->elf->path, &pkg);
+
+	ret = ret == -ENOMEM ? ret : no_debug_info(t, pkg);
+	free(pkg);
 	return ret;
 }
 
@@ -168,7 +176,7 @@ static bool have_lines(struct pp_symtab *t, const char **why)
 		return false;
 	if (p->lines_why_due) {
 		p->lines_why_due = false;
-		if (no_debug_info(t) && !p->lines_why)
+		if (no_debug_info_pkg(t) && !p->lines_why)
 			p->no_lines = "out of memory";
 	}
 	*why = p->lines_why ? p->lines_why : p->no_lines;
@@ -211,6 +219,41 @@ const char *pp_symtab_no_lines(struct pp_symtab *t)
 	const char *why = NULL;
 
 	return have_lines(t, &why) ? NULL : why;
+}
+
+int pp_symtabs_explain_no_lines(struct pp_symtab *const *tabs, size_t n)
+{
+	struct pp_symtab **due = op_calloc(n + 1, sizeof(*due));
+	const char **paths = op_calloc(n + 1, sizeof(*paths));
+	char **pkgs = op_calloc(n + 1, sizeof(*pkgs));
+	size_t i, nr = 0;
+	int ret = due && paths && pkgs ? 0 : -ENOMEM;
+
+	for (i = 0; !ret && i < n; i++) {
+		struct symtab_priv *p = tabs[i]->priv;
+
+		if (have_lines(tabs[i], NULL) || !p->lines_why_due)
+			continue;
+		due[nr] = tabs[i];
+		paths[nr++] = p->elf->path;
+	}
+	if (!ret && nr) {
+		ret = pp_dpkg_packages(NULL, paths, nr, pkgs);
+		ret = ret == -ENOENT ? 0 : ret;	/* no lists: no package */
+	}
+	for (i = 0; !ret && i < nr; i++) {
+		struct symtab_priv *p = due[i]->priv;
+
+		p->lines_why_due = false;
+		if (no_debug_info(due[i], pkgs[i]) && !p->lines_why)
+			p->no_lines = "out of memory";
+	}
+	for (i = 0; pkgs && i < nr; i++)
+		free(pkgs[i]);
+	free(pkgs);
+	free(paths);
+	free(due);
+	return ret;
 }
 
 /* why code cannot be read from a table without an ELF binary */

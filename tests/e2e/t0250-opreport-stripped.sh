@@ -7,7 +7,8 @@
 #  - every percentage is the row's share of all samples (none above it);
 #  - the samples outside every named symbol are gap rows named by image
 #    and range, and most of liblzma's and libbz2's are there;
-#  - the header says how many samples are outside named symbols;
+#  - the header says how many samples are outside named symbols, and what
+#    would name them, reading dpkg's file lists once for all images;
 #  - PLT entries are rows named as objdump names them (memcmp@plt).
 . "$top_srcdir/tests/lib.sh"
 need_perf
@@ -100,6 +101,32 @@ note() {
 	grep -q '^Note: [0-9]* of [0-9]* samples ([0-9.]*%) are outside every named symbol: shown as \[IMAGE 0xFIRST-0xLAST\], a row per gap between symbols$' "$1.lh.out"
 }
 
+# hints_once BIN...: a session (mksamples.py) with samples in the middle
+# of the .text of each stripped BIN: opreport -l names each one's debug
+# package in a hint, reading dpkg's file lists in one pass, not one per
+# image (strace; no LeakSanitizer: it cannot run under ptrace)
+hints_once() {
+	python3 - "$@" >gaps.json <<'EOF' || return 1
+import json, subprocess, sys
+profiles = []
+for b in sys.argv[1:]:
+    out = subprocess.run(["readelf", "-SW", b], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        f = line.replace("[ ", "[").split()
+        if len(f) > 5 and f[1] == ".text":
+            mid = int(f[4], 16) + int(f[5], 16) // 2
+            profiles.append({"binary": b, "event": 0, "samples": {hex(mid): 40}})
+print(json.dumps({"session_dir": "gaps", "cpu_type": "i386/skylake",
+                  "events": [{"name": "cpu_clk_unhalted", "count": 100000, "unitmask": 0}],
+                  "profiles": profiles}))
+EOF
+	python3 "$MKSAMPLES" gaps.json --quiet &&
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o gaps.trace \
+		"$OPREPORT" --session-dir=gaps -l >gaps.out 2>&1 &&
+	test "$(grep -c '^Note: 40 of them in .*: install the debug symbols of package' gaps.out)" -eq $# &&
+	test "$(grep -c '"/var/lib/dpkg/info", .*O_DIRECTORY' gaps.trace)" -eq 1
+}
+
 head -c 4000000 /dev/urandom | od -An -tx1 -v >data.txt || exit 99
 
 # --- xz: liblzma keeps only its exported symbols -------------------------
@@ -114,6 +141,18 @@ if command -v xz >/dev/null 2>&1; then
 		grep -q '^Note: [0-9]* of them in liblzma[.0-9so]*: no debug information in' xz.lh.out
 else
 	skip 'xz: stripped liblzma' 'xz is not installed'
+fi
+
+# --- the hints of several images: dpkg's lists read once ------------------
+if ! command -v strace >/dev/null 2>&1 || ! test -d /var/lib/dpkg/info; then
+	skip 'the hints of xz, bzip2 and gzip read dpkg'"'"'s file lists once' \
+		'needs strace and dpkg'
+elif ! test -x /usr/bin/xz || ! test -x /bin/bzip2 || ! test -x /bin/gzip; then
+	skip 'the hints of xz, bzip2 and gzip read dpkg'"'"'s file lists once' \
+		'needs xz, bzip2 and gzip'
+else
+	check 'the hints of xz, bzip2 and gzip read dpkg'"'"'s file lists once' \
+		hints_once /usr/bin/xz /bin/bzip2 /bin/gzip
 fi
 
 # --- bzip2: libbz2 -----------------------------------------------------

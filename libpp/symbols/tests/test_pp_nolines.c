@@ -79,8 +79,8 @@ static void test_no_lines_dpkg(void **state)
 {
 	static const char *const bin = "/usr/bin/true";
 	char want[1024], path[512];
+	struct pp_symtab *t, *tabs[3];
 	const char *msg;
-	struct pp_symtab *t;
 	struct stat st;
 
 	(void)state;
@@ -100,6 +100,14 @@ static void test_no_lines_dpkg(void **state)
 	msg = pp_symtab_no_lines(t);
 	assert_string_equal(msg, want);
 	assert_null(strchr(msg, '\n'));
+	pp_symtab_free(t);
+	/* made at once for two tables, one given twice: the same reasons */
+	tabs[0] = tabs[2] = t = symtab_of(bin, NULL);
+	tabs[1] = symtab_of("/usr/bin/false", NULL);
+	assert_int_equal(pp_symtabs_explain_no_lines(tabs, 3), 0);
+	assert_string_equal(pp_symtab_no_lines(t), want);
+	assert_non_null(strstr(pp_symtab_no_lines(tabs[1]), "of package coreutils ("));
+	pp_symtab_free(tabs[1]);
 	pp_symtab_free(t);
 }
 
@@ -191,10 +199,13 @@ static void test_dpkg_package(void **state)
 		/* through the link to the listed file */
 		{ .line = __LINE__, .path = d.link, .pkg = "real" },
 	};
+	const size_t n = sizeof(rows) / sizeof(rows[0]);
+	const char *paths[sizeof(rows) / sizeof(rows[0])];
+	char *pkgs[sizeof(rows) / sizeof(rows[0])];
 	size_t i;
 
 	make_dpkg(f, &d);
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (i = 0; i < n; i++) {
 		char *pkg = (char *)"untouched";
 		int ret = pp_dpkg_package(d.info, rows[i].path, &pkg);
 
@@ -202,7 +213,19 @@ static void test_dpkg_package(void **state)
 			fail_msg("row at line %d: %d, '%s'", rows[i].line, ret,
 				 pkg ? pkg : "(null)");
 		free(pkg);
+		paths[i] = rows[i].path;
 	}
+	/* all at once, each list read once: the same packages */
+	assert_int_equal(pp_dpkg_packages(d.info, paths, n, pkgs), 0);
+	for (i = 0; i < n; i++) {
+		if (rows[i].pkg ? !pkgs[i] || strcmp(pkgs[i], rows[i].pkg) : pkgs[i] != NULL)
+			fail_msg("row at line %d, all at once: '%s'", rows[i].line,
+				 pkgs[i] ? pkgs[i] : "(null)");
+		free(pkgs[i]);
+	}
+	assert_int_equal(pp_dpkg_packages(FIX("nowhere"), paths, n, pkgs), -ENOENT);
+	for (i = 0; i < n; i++)
+		assert_null(pkgs[i]);
 	assert_int_equal(pp_dpkg_package(FIX("nowhere"), "/usr/bin/aa", &(char *){ NULL }),
 			 -ENOENT);
 }
@@ -232,6 +255,28 @@ static void test_dpkg_out_of_memory(void **state)
 	assert_string_equal(pkg, "real");
 	free(pkg);
 	assert_true(k > 3);
+	/* two at once: nothing found is left allocated when one fails */
+	for (k = 1;; k++) {
+		const char *paths[] = { d.link, "/usr/bin/aa" };
+		char *pkgs[2];
+
+		op_alloc_fail_at(k);
+		ret = pp_dpkg_packages(d.info, paths, 2, pkgs);
+		if (op_alloc_count() < k) {
+			op_alloc_fail_at(0);
+			assert_int_equal(ret, 0);
+			assert_string_equal(pkgs[0], "real");
+			assert_string_equal(pkgs[1], "aa");
+			free(pkgs[0]);
+			free(pkgs[1]);
+			break;
+		}
+		op_alloc_fail_at(0);
+		if (ret != -ENOMEM)
+			fail_msg("allocation %lu failing gave %d", k, ret);
+		free(pkgs[0]);
+		free(pkgs[1]);
+	}
 }
 
 int main(void)
