@@ -136,9 +136,39 @@ static void *stack_alloc(struct pp_stacks *s, size_t size)
 	return at;
 }
 
+/*
+ * The symbols of the frames met last, by (image, offset): stacks share
+ * most of their frames (the callers near the root), so most frames are
+ * found here rather than searched for in their image's table again.
+ * Direct-mapped: a slot holds the last frame that hashed to it.
+ */
+#define SYM_CACHE_BITS 16
+
+struct sym_cache_slot {
+	uint64_t offset;
+	size_t image;		/* profile image + 1; 0: empty */
+	const struct pp_sym *sym;
+};
+
+static const struct pp_sym *frame_sym(struct sym_cache_slot *cache, struct pp_profile *p,
+				      size_t image, uint64_t offset)
+{
+	uint64_t h = (offset ^ ((uint64_t)image << 40)) * 0x9e3779b97f4a7c15ull;
+	struct sym_cache_slot *slot = &cache[h >> (64 - SYM_CACHE_BITS)];
+
+	if (slot->image != image + 1 || slot->offset != offset) {
+		slot->sym = pp_symtab_hold(pp_image_symtab(p, image), offset);
+		if (!slot->sym)
+			op_die(1, "out of memory");
+		slot->image = image + 1;
+		slot->offset = offset;
+	}
+	return slot->sym;
+}
+
 static void add_stack(struct pp_stacks *s, struct pp_profile *p,
 		      const struct odb_stack *st, const struct image_map *map,
-		      const size_t *ev_of_class)
+		      const size_t *ev_of_class, struct sym_cache_slot *cache)
 {
 	struct pp_stack *out;
 	uint64_t total = 0;
@@ -170,23 +200,21 @@ static void add_stack(struct pp_stacks *s, struct pp_profile *p,
 		f->image = m->image;
 		f->other = m->other;
 		f->offset = st->frames[i].offset;
-		if (m->image != SIZE_MAX) {
-			f->sym = pp_symtab_hold(pp_image_symtab(p, m->image),
-						st->frames[i].offset);
-			if (!f->sym)
-				op_die(1, "out of memory");
-		}
+		if (m->image != SIZE_MAX)
+			f->sym = frame_sym(cache, p, m->image, f->offset);
 	}
 }
 
 static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stacks *f)
 {
 	struct odb_stack_frame *buf;
+	struct sym_cache_slot *cache;
 	struct image_map *map;
 	size_t *ev_of_class;
 	size_t i;
 
 	buf = op_xcalloc(ODB_STACKS_MAX_FRAMES, sizeof(*buf));
+	cache = op_xcalloc((size_t)1 << SYM_CACHE_BITS, sizeof(*cache));
 	map = op_xcalloc(odb_stacks_nr_images(f) + 1, sizeof(*map));
 	for (i = 0; i < odb_stacks_nr_images(f); i++)
 		map_image(s, p, odb_stacks_image(f, i), &map[i]);
@@ -197,11 +225,12 @@ static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stac
 		struct odb_stack st;
 
 		odb_stacks_get(f, i, &st, buf);
-		add_stack(s, p, &st, map, ev_of_class);
+		add_stack(s, p, &st, map, ev_of_class, cache);
 	}
 	s->dropped += odb_stacks_dropped(f);
 	s->nr_files++;
 	free(buf);
+	free(cache);
 	free(ev_of_class);
 	free(map);
 }
