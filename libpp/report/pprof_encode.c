@@ -8,13 +8,21 @@
  *
  * The message points into the arrays rather than copying them; only the
  * per-item message structs and their pointer arrays are made here, a
- * part of the profile at a time, and each part is packed into one
- * buffer that deflate() then reads, so the packed profile is never held
+ * part of the profile at a time, so the packed profile is never held
  * whole in memory.
+ *
+ * Two threads, the caller and one more, take the parts in turn: each
+ * packs a part and deflates it on its own, as raw deflate ended on a byte
+ * boundary (Z_SYNC_FLUSH), and the pieces are written in part order, so
+ * they join into one deflate stream whatever thread made which.  The gzip
+ * header and trailer around them are written here: the trailer's crc32
+ * is the parts' crc32s joined with crc32_combine().  The bytes out do not
+ * depend on the threads: without the second one they are the same.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,98 +34,15 @@
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
 
-/* the gzip stream of the packed parts */
-struct gz_sink {
-	z_stream z;
-	FILE *out;
-	int err;			/* the first error: -EIO or -ENOMEM */
-	uint8_t *packed;		/* the part being packed */
-	size_t packed_size;		/* bytes allocated there */
-	unsigned char buf[64 * 1024];
-};
-
-/* run deflate over what z holds with flush; what it makes goes to out */
-static void gz_run(struct gz_sink *g, int flush)
-{
-	int ret;
-
-	do {
-		g->z.next_out = g->buf;
-		g->z.avail_out = sizeof(g->buf);
-		ret = deflate(&g->z, flush);
-		if (ret == Z_STREAM_ERROR) {
-			g->err = -EIO;
-			return;
-		}
-		if (fwrite(g->buf, 1, sizeof(g->buf) - g->z.avail_out, g->out) !=
-		    sizeof(g->buf) - g->z.avail_out) {
-			g->err = -EIO;
-			return;
-		}
-	} while (g->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
-}
-
-/* deflate len bytes at data */
-static void gz_feed(struct gz_sink *g, const uint8_t *data, size_t len)
-{
-	while (len && !g->err) {
-		/* avail_in is 32 bits wide: feed a large part in pieces */
-		uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
-
-		g->z.next_in = (Bytef *)(uintptr_t)data;
-		g->z.avail_in = n;
-		gz_run(g, Z_NO_FLUSH);
-		data += n;
-		len -= n;
-	}
-}
-
 /*
  * The profile is packed in parts, each a Profile message with some of the
  * fields set, in field-number order: the wire form of a message is its
  * fields one after the other, each left out when empty (proto3), so the
  * parts concatenate into the bytes of the whole message.  Samples,
- * mappings, locations and functions go PART at a time, through message
- * structs reused for each part rather than made for all at once.
+ * mappings, locations, functions and strings go PART at a time, through
+ * message structs reused for each part rather than made for all at once.
  */
 #define PART 4096
-
-/*
- * part packed whole and deflated: protobuf-c's pack() writes a flat buffer
- * faster than its pack_to_buffer() hands over each field on its own
- */
-static void pack(struct gz_sink *g, const Perftools__Profiles__Profile *part)
-{
-	size_t len = perftools__profiles__profile__get_packed_size(part);
-
-	if (len > g->packed_size) {
-		g->packed = op_xrealloc(g->packed, len);
-		g->packed_size = len;
-	}
-	perftools__profiles__profile__pack(part, g->packed);
-	gz_feed(g, g->packed, len);
-}
-
-static void put_types(struct gz_sink *g, const struct pp_pprof *m)
-{
-	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__ValueType *types, **ptrs;
-	size_t i;
-
-	types = op_xcalloc(m->nr_types + 1, sizeof(*types));
-	ptrs = op_xcalloc(m->nr_types + 1, sizeof(*ptrs));
-	for (i = 0; i < m->nr_types; i++) {
-		perftools__profiles__value_type__init(&types[i]);
-		types[i].type = (int64_t)m->types[i];
-		types[i].unit = (int64_t)m->units[i];
-		ptrs[i] = &types[i];
-	}
-	part.n_sample_type = m->nr_types;
-	part.sample_type = ptrs;
-	pack(g, &part);
-	free(types);
-	free(ptrs);
-}
 
 /* the message structs of a part, made once and reused for each */
 struct part_structs {
@@ -127,7 +52,31 @@ struct part_structs {
 	Perftools__Profiles__Line lines[PART], *line_ptrs[PART];
 	Perftools__Profiles__Mapping mappings[PART], *mapping_ptrs[PART];
 	Perftools__Profiles__Function functions[PART], *function_ptrs[PART];
+	/* the fields of one message each: grown to the profile's needs */
+	Perftools__Profiles__ValueType *types, **type_ptrs, period_type;
+	int64_t *comments;
 };
+
+/* the sample types (first and n unused) */
+static void fill_types(Perftools__Profiles__Profile *part, struct part_structs *ps,
+		       const struct pp_pprof *m, size_t first, size_t n)
+{
+	size_t i;
+
+	(void)first;
+	(void)n;
+	ps->types = op_xreallocarray(ps->types, m->nr_types + 1, sizeof(*ps->types));
+	ps->type_ptrs = op_xreallocarray(ps->type_ptrs, m->nr_types + 1,
+					 sizeof(*ps->type_ptrs));
+	for (i = 0; i < m->nr_types; i++) {
+		perftools__profiles__value_type__init(&ps->types[i]);
+		ps->types[i].type = (int64_t)m->types[i];
+		ps->types[i].unit = (int64_t)m->units[i];
+		ps->type_ptrs[i] = &ps->types[i];
+	}
+	part->n_sample_type = m->nr_types;
+	part->sample_type = ps->type_ptrs;
+}
 
 /* samples [first, first + n) as part's, in ps */
 static void fill_samples(Perftools__Profiles__Profile *part, struct part_structs *ps,
@@ -234,100 +183,330 @@ static void fill_functions(Perftools__Profiles__Profile *part, struct part_struc
 	part->function = ps->function_ptrs;
 }
 
-/* nr items, PART at a time, each part filled by fill and packed */
-static void put_in_parts(struct gz_sink *g, const struct pp_pprof *m, size_t nr,
-			 void (*fill)(Perftools__Profiles__Profile *part,
-				      struct part_structs *ps, const struct pp_pprof *m,
-				      size_t first, size_t n))
+
+/* a part: items [first, first + n) of what fill puts in a message */
+struct part {
+	void (*fill)(Perftools__Profiles__Profile *part, struct part_structs *ps,
+		     const struct pp_pprof *m, size_t first, size_t n);
+	size_t first, n;
+};
+
+struct encoder;
+
+/* what one thread needs to pack and deflate a part, owned by that thread */
+struct packer {
+	struct encoder *e;
+	z_stream z;
+	bool z_ready;			/* z initialised */
+	struct part_structs ps;
+	uint8_t *packed;		/* the part packed */
+	size_t packed_size;		/* bytes allocated there */
+	unsigned char *deflated;	/* and deflated */
+	size_t deflated_size, deflated_len;
+	size_t len;			/* packed bytes */
+	uLong crc;			/* their crc32 */
+};
+
+/* the parts, the threads taking them in turn, and the gzip stream out */
+struct encoder {
+	const struct pp_pprof *m;
+	struct part *parts;
+	size_t nr_parts;
+	pthread_mutex_t lock;
+	pthread_cond_t written;		/* next_write moved on */
+	size_t next_claim;		/* the next part a thread takes */
+	size_t next_write;		/* the part whose turn it is to be written */
+	int err;			/* the first error: -EIO or -ENOMEM */
+	/* below: only the thread whose turn it is touches them */
+	FILE *out;
+	uLong crc;			/* of the packed bytes written so far */
+	uint32_t isize;			/* and their number, mod 2^32 */
+	struct packer packers[2];	/* [0] for the caller */
+};
+
+/* part packed whole into w->packed, with its size and crc32 */
+static void pack(struct packer *w, const Perftools__Profiles__Profile *part)
 {
-	struct part_structs *ps = op_xcalloc(1, sizeof(*ps));
+	size_t len = perftools__profiles__profile__get_packed_size(part);
+
+	if (len > w->packed_size) {
+		w->packed = op_xrealloc(w->packed, len);
+		w->packed_size = len;
+	}
+	perftools__profiles__profile__pack(part, w->packed);
+	w->len = len;
+	w->crc = crc32_z(0, w->packed, len);
+}
+
+/*
+ * w->packed deflated into w->deflated, ended on a byte boundary by an
+ * empty stored block so that the next part's piece can follow it
+ */
+static int deflate_packed(struct packer *w)
+{
+	const uint8_t *data = w->packed;
+	size_t left = w->len;
+	uLong bound = deflateBound(&w->z, w->len) + 16;
+	int ret;
+
+	w->deflated_len = 0;
+	if (!left)
+		return 0;
+	if (deflateReset(&w->z) != Z_OK)
+		return -EIO;
+	if (bound > w->deflated_size) {
+		w->deflated = op_xrealloc(w->deflated, bound);
+		w->deflated_size = bound;
+	}
+	do {
+		/* avail_in is 32 bits wide: feed a large part in pieces */
+		uInt n = left > (1u << 30) ? 1u << 30 : (uInt)left;
+
+		w->z.next_in = (Bytef *)(uintptr_t)data;
+		w->z.avail_in = n;
+		data += n;
+		left -= n;
+		do {
+			size_t room = w->deflated_size - w->deflated_len;
+
+			if (!room) {
+				w->deflated_size *= 2;
+				w->deflated = op_xrealloc(w->deflated, w->deflated_size);
+				room = w->deflated_size - w->deflated_len;
+			}
+			if (room > UINT32_MAX)
+				room = UINT32_MAX;
+			w->z.next_out = w->deflated + w->deflated_len;
+			w->z.avail_out = (uInt)room;
+			ret = deflate(&w->z, left ? Z_NO_FLUSH : Z_SYNC_FLUSH);
+			if (ret == Z_STREAM_ERROR)
+				return -EIO;
+			w->deflated_len += room - w->z.avail_out;
+		} while (w->z.avail_out == 0);
+	} while (left);
+	return 0;
+}
+
+static void fill_strings(Perftools__Profiles__Profile *part, struct part_structs *ps,
+			 const struct pp_pprof *m, size_t first, size_t n)
+{
+	(void)ps;
+	part->n_string_table = n;
+	part->string_table = m->strings + first;
+}
+
+/*
+ * the fields after the string table (first and n unused): time, period,
+ * comments, default type
+ */
+static void fill_rest(Perftools__Profiles__Profile *part, struct part_structs *ps,
+		      const struct pp_pprof *m, size_t first, size_t n)
+{
+	size_t i;
+
+	(void)first;
+	(void)n;
+	part->time_nanos = m->time_nanos;
+	if (m->period_type) {
+		perftools__profiles__value_type__init(&ps->period_type);
+		ps->period_type.type = (int64_t)m->period_type;
+		ps->period_type.unit = (int64_t)m->period_unit;
+		part->period_type = &ps->period_type;
+		part->period = m->period;
+	}
+	ps->comments = op_xreallocarray(ps->comments, m->nr_comments + 1,
+					sizeof(*ps->comments));
+	for (i = 0; i < m->nr_comments; i++)
+		ps->comments[i] = (int64_t)m->comments[i];
+	part->n_comment = m->nr_comments;
+	part->comment = ps->comments;
+	part->default_sample_type = (int64_t)m->default_type;
+}
+
+/* part p packed into w->packed */
+static void put_part(struct packer *w, const struct part *p)
+{
+	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
+
+	p->fill(&part, &w->ps, w->e->m, p->first, p->n);
+	pack(w, &part);
+}
+
+/* nr items that fill puts in messages, PART at a time, as e's next parts */
+static void plan_parts(struct encoder *e, size_t nr,
+		       void (*fill)(Perftools__Profiles__Profile *part,
+				    struct part_structs *ps, const struct pp_pprof *m,
+				    size_t first, size_t n))
+{
 	size_t i;
 
 	for (i = 0; i < nr; i += PART) {
-		Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
+		struct part *p = &e->parts[e->nr_parts++];
 
-		fill(&part, ps, m, i, nr - i < PART ? nr - i : PART);
-		pack(g, &part);
+		p->fill = fill;
+		p->first = i;
+		p->n = nr - i < PART ? nr - i : PART;
 	}
-	free(ps);
 }
 
-static void put_strings(struct gz_sink *g, const struct pp_pprof *m)
+/* the whole profile as parts, in field-number order */
+static void plan_profile(struct encoder *e, const struct pp_pprof *m)
 {
-	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
+	size_t nr = 2 + (m->nr_samples + PART - 1) / PART +
+		    (m->nr_mappings + PART - 1) / PART +
+		    (m->nr_locations + PART - 1) / PART +
+		    (m->nr_functions + PART - 1) / PART +
+		    (m->nr_strings + PART - 1) / PART;
 
-	part.n_string_table = m->nr_strings;
-	part.string_table = m->strings;
-	pack(g, &part);
+	e->parts = op_xcalloc(nr, sizeof(*e->parts));
+	e->parts[e->nr_parts++].fill = fill_types;
+	plan_parts(e, m->nr_samples, fill_samples);
+	plan_parts(e, m->nr_mappings, fill_mappings);
+	plan_parts(e, m->nr_locations, fill_locations);
+	plan_parts(e, m->nr_functions, fill_functions);
+	plan_parts(e, m->nr_strings, fill_strings);
+	e->parts[e->nr_parts++].fill = fill_rest;
 }
 
-/* the fields after the string table: time, period, comments, default type */
-static void put_rest(struct gz_sink *g, const struct pp_pprof *m)
+static int write_bytes(struct encoder *e, const void *data, size_t len)
 {
-	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__ValueType period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
-	int64_t *comments = op_xcalloc(m->nr_comments + 1, sizeof(*comments));
-	size_t i;
+	return fwrite(data, 1, len, e->out) == len ? 0 : -EIO;
+}
 
-	part.time_nanos = m->time_nanos;
-	if (m->period_type) {
-		period_type.type = (int64_t)m->period_type;
-		period_type.unit = (int64_t)m->period_unit;
-		part.period_type = &period_type;
-		part.period = m->period;
+/* w's part written out, its turn come */
+static int write_part(struct encoder *e, const struct packer *w)
+{
+	e->crc = crc32_combine(e->crc, w->crc, (z_off_t)w->len);
+	e->isize += (uint32_t)w->len;
+	return write_bytes(e, w->deflated, w->deflated_len);
+}
+
+/*
+ * Parts taken in turn until none is left, each packed and deflated in w
+ * and written when all parts before it have been: the loop of both threads
+ */
+static void encode_parts(struct encoder *e, struct packer *w)
+{
+	for (;;) {
+		size_t k;
+		int err;
+
+		pthread_mutex_lock(&e->lock);
+		k = e->err ? e->nr_parts : e->next_claim++;
+		pthread_mutex_unlock(&e->lock);
+		if (k >= e->nr_parts)
+			return;
+		put_part(w, &e->parts[k]);
+		err = deflate_packed(w);
+		pthread_mutex_lock(&e->lock);
+		while (e->next_write != k)
+			pthread_cond_wait(&e->written, &e->lock);
+		pthread_mutex_unlock(&e->lock);
+		/* our turn: the writing and the sums are ours until next_write moves */
+		if (!err && !e->err)
+			err = write_part(e, w);
+		pthread_mutex_lock(&e->lock);
+		if (err && !e->err)
+			e->err = err;
+		e->next_write++;
+		pthread_cond_broadcast(&e->written);
+		pthread_mutex_unlock(&e->lock);
 	}
-	for (i = 0; i < m->nr_comments; i++)
-		comments[i] = (int64_t)m->comments[i];
-	part.n_comment = m->nr_comments;
-	part.comment = comments;
-	part.default_sample_type = (int64_t)m->default_type;
-	pack(g, &part);
-	free(comments);
 }
 
-/* the whole profile, part after part in field-number order */
-static void put_profile(struct gz_sink *g, struct pp_pprof *m)
+static void *encode_in_thread(void *arg)
 {
-	put_types(g, m);
-	put_in_parts(g, m, m->nr_samples, fill_samples);
-	put_in_parts(g, m, m->nr_mappings, fill_mappings);
-	put_in_parts(g, m, m->nr_locations, fill_locations);
-	put_in_parts(g, m, m->nr_functions, fill_functions);
-	put_strings(g, m);
-	put_rest(g, m);
+	struct packer *w = arg;
+
+	encode_parts(w->e, w);
+	return NULL;
+}
+
+/*
+ * w's raw deflate stream: no header of zlib's, a window of 2^15 bytes.
+ * The fastest level: on 100k distinct stacks it takes a third off the
+ * export's time for a file 7 % larger than the default level's.
+ */
+static int packer_init(struct packer *w, struct encoder *e)
+{
+	int ret;
+
+	w->e = e;
+	ret = deflateInit2(&w->z, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+	if (ret != Z_OK)
+		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
+	w->z_ready = true;
+	return 0;
+}
+
+static void packer_release(struct packer *w)
+{
+	if (w->z_ready)
+		deflateEnd(&w->z);
+	free(w->packed);
+	free(w->deflated);
+	free(w->ps.types);
+	free(w->ps.type_ptrs);
+	free(w->ps.comments);
+}
+
+/* gzip's header: deflate, no name, no time, the fastest level, Unix */
+static const unsigned char gzip_header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
+
+/*
+ * after the last part: an empty fixed-Huffman block marked final, then
+ * gzip's trailer, the crc32 and the size of what was compressed
+ */
+static int write_end(struct encoder *e)
+{
+	unsigned char end[10] = { 0x03, 0x00 };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		end[2 + i] = (unsigned char)(e->crc >> (8 * i));
+		end[6 + i] = (unsigned char)(e->isize >> (8 * i));
+	}
+	return write_bytes(e, end, sizeof(end));
 }
 
 int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 {
-	struct gz_sink *g;
+	struct encoder *e;
+	pthread_t tid;
+	bool threaded;
 	int ret;
 
-	g = op_xcalloc(1, sizeof(*g));
-	g->out = out;
-	/*
-	 * 15 + 16: a window of 2^15 bytes, and a gzip header and trailer.
-	 * The fastest level: on 100k distinct stacks it takes a third off the
-	 * export's time for a file 7 % larger than the default level's.
-	 */
-	ret = deflateInit2(&g->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-			   Z_DEFAULT_STRATEGY);
-	if (ret != Z_OK) {
+	e = op_xcalloc(1, sizeof(*e));
+	e->m = m;
+	e->out = out;
+	e->crc = crc32(0, NULL, 0);
+	ret = packer_init(&e->packers[0], e);
+	if (ret) {
 		op_err_set(err, "cannot start the gzip compression: %s",
-			   ret == Z_MEM_ERROR ? "out of memory" : "zlib refused");
-		free(g);
-		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
+			   ret == -ENOMEM ? "out of memory" : "zlib refused");
+		free(e);
+		return ret;
 	}
-	put_profile(g, m);
-	if (!g->err) {
-		g->z.next_in = NULL;
-		g->z.avail_in = 0;
-		gz_run(g, Z_FINISH);
-	}
-	deflateEnd(&g->z);
-	ret = g->err;
+	plan_profile(e, m);
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_cond_init(&e->written, NULL);
+	e->err = write_bytes(e, gzip_header, sizeof(gzip_header));
+	/* the second thread's own stream; without it the caller does it all */
+	threaded = e->nr_parts > 2 && !packer_init(&e->packers[1], e) &&
+		   !pthread_create(&tid, NULL, encode_in_thread, &e->packers[1]);
+	encode_parts(e, &e->packers[0]);
+	if (threaded)
+		pthread_join(tid, NULL);
+	if (!e->err)
+		e->err = write_end(e);
+	ret = e->err;
 	if (ret)
 		op_err_set(err, "cannot write the profile");
-	free(g->packed);
-	free(g);
+	pthread_cond_destroy(&e->written);
+	pthread_mutex_destroy(&e->lock);
+	packer_release(&e->packers[0]);
+	packer_release(&e->packers[1]);
+	free(e->parts);
+	free(e);
 	return ret;
 }
