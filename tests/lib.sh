@@ -278,6 +278,19 @@ done_testing() {
 	test "$test_failed" -eq 0
 }
 
+# half_written ARGS...: opreport ARGS -o hw/out over an old hw/out, the
+# file size limit (0: a full disk's) reached at the first write, SIGXFSZ
+# ignored so that write() fails: exit 1, hw/out as it was, no temporary
+# file beside it
+half_written() {
+	rm -rf hw && mkdir hw && echo old >hw/out || return 1
+	# what it says goes through a pipe: the limit is on files
+	(trap '' XFSZ; ulimit -f 0; "$OPREPORT" "$@" -o hw/out 2>&1; echo "exit $?") |
+		cat >hw.err
+	grep -qx 'exit 1' hw.err && grep -q "cannot write 'hw/out'" hw.err &&
+	test "$(cat hw/out)" = old && test "$(ls hw)" = out
+}
+
 # --- opreport tests (t02*-opreport-*.sh) -------------------------------
 # On sessions made by mksamples.py, whose counts are known:
 #   use_fixtures              copy tests/tools to $T/tools, build the fixture

@@ -266,6 +266,8 @@ check '-o under a file (not a directory) exits 1' \
 	exits 1 unw "$S" --format=callgrind -o afile/out.cg
 check '... says why' grep -q 'afile/out.cg' unw.err
 check '... and leaves nothing' sh -c 'test -z "$(ls -A afile* | grep -v "^afile$")"'
+check '-o: a write that fails leaves the old file, no temporary' \
+	half_written "$S" --format=callgrind
 mkdir ro && chmod 555 ro
 if test "$(id -u)" != 0; then
 	ro_refused() {

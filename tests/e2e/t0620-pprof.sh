@@ -176,6 +176,8 @@ check '-o under a file (not a directory) exits 1' \
 	exits 1 unw "$C" --format=pprof -o afile/out.pb.gz
 check '... says why' grep -q "cannot write 'afile/out.pb.gz'" unw.err
 check '... and leaves nothing' sh -c 'test -z "$(ls -A afile* | grep -v "^afile$")"'
+check '-o: a write that fails leaves the old file, no temporary' \
+	half_written "$C" --format=pprof
 
 # --- operf sessions ---------------------------------------------------------
 if ! operf -e cpu-clock -d "$T/.np" true >np.out 2>&1; then

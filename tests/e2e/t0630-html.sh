@@ -97,6 +97,8 @@ check 'mksamples.py writes the callgraph fixture session' mksession callgraph
 check 'opreport --format=html -o FILE exits 0' \
 	exits 0 fx --format=html -o fx.html --session-dir=out/callgraph
 check '... and writes nothing to standard output' test ! -s fx.out
+check '-o: a write that fails leaves the old file, no temporary' \
+	half_written --format=html --session-dir=out/callgraph
 check '... the page says its flame graph is from call-graph arcs only' \
 	grep -q 'from call-graph arcs only' fx.html
 check '... nothing in it points outside the page' nothing_outside fx.html
