@@ -173,39 +173,60 @@ static void annotate_one(FILE *f, void *data)
 	pp_annotate_asm(&one, f, NULL);
 }
 
-static void put_annotation(FILE *out, struct pp_report *r)
+/*
+ * The line information of the images of the symbols put_annotation()
+ * annotates, opened by a thread while the page's other parts are written
+ */
+static struct pp_lines_ahead *annotated_ahead(const struct pp_ann *a)
 {
-	struct pp_ann a;
-	struct one_sym o = { .a = &a };
+	struct pp_symtab **tabs = op_xcalloc(NR_ANNOTATED + 1, sizeof(*tabs));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < a->nr_syms && n < NR_ANNOTATED; i++) {
+		struct pp_symtab *t;
+
+		if (a->syms[i].sym->flags & PP_SYM_GAP)
+			continue;
+		t = pp_image_symtab(a->p, a->syms[i].image);
+		for (k = 0; k < n && tabs[k] != t; k++)
+			;
+		if (k == n)
+			tabs[n++] = t;
+	}
+	return pp_lines_ahead_start(tabs, n);
+}
+
+/* the NR_ANNOTATED hottest named symbols of a, as opannotate shows them */
+static void put_annotation(FILE *out, struct pp_ann *a)
+{
+	struct one_sym o = { .a = a };
 	char pct[32];
 	int shown = 0;
 
-	pp_ann_build(&a, r);
-	a.assembly = a.source = true;
+	a->assembly = a->source = true;
 	fprintf(out, "<section id=\"annotation\">\n<h2>Annotation</h2>\n<p>The %d "
 		"named symbols with the most samples, as <code>opannotate --assembly "
 		"--source</code> shows them (code between symbols, a row "
 		"<code>[image 0x...]</code> of the tables, is left to opannotate: "
 		"it can be a whole stripped program).</p>\n", NR_ANNOTATED);
-	for (o.i = 0; o.i < a.nr_syms && shown < NR_ANNOTATED; o.i++) {
-		const struct pp_ann_sym *sym = &a.syms[o.i];
+	for (o.i = 0; o.i < a->nr_syms && shown < NR_ANNOTATED; o.i++) {
+		const struct pp_ann_sym *sym = &a->syms[o.i];
 
 		if (sym->sym->flags & PP_SYM_GAP)
 			continue;
-		pp_format_percent(pct, sizeof(pct), pp_ratio(sym->counts[0], a.totals[0]),
+		pp_format_percent(pct, sizeof(pct), pp_ratio(sym->counts[0], a->totals[0]),
 				  false);
 		fprintf(out, "<details%s><summary><span class=\"sym\">",
 			shown++ ? "" : " open");
 		pp_html_put(out, sym->name);
 		fputs("</span> (", out);
-		pp_html_put(out, pp_names_image(&a.s->names, sym->image));
+		pp_html_put(out, pp_names_image(&a->s->names, sym->image));
 		fprintf(out, "): %" PRIu64 " samples, %s%%</summary>\n<pre>",
 			sym->counts[0], pct + strspn(pct, " "));
 		put_captured(out, annotate_one, &o, true);
 		fputs("</pre></details>\n", out);
 	}
 	fputs("</section>\n", out);
-	pp_ann_release(&a);
 }
 
 struct note_list {
@@ -251,14 +272,20 @@ static void put_notes(FILE *out, const struct pp_report *r)
 int pp_write_html(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct pp_side *s = &r->sides[0];
+	struct pp_lines_ahead *ahead;
+	struct pp_ann a;
 
 	(void)err;
+	pp_ann_build(&a, r);
+	ahead = annotated_ahead(&a);
 	put_head(out, r);
 	put_header(out, r);
 	put_flame(out, r);
 	pp_html_symbols(out, r, s);
 	pp_html_images(out, r, s);
-	put_annotation(out, r);
+	put_annotation(out, &a);
+	pp_lines_ahead_end(ahead);
+	pp_ann_release(&a);
 	put_notes(out, r);
 	fputs("<script>\n", out);
 	fputs(pp_html_js, out);

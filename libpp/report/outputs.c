@@ -27,7 +27,7 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "callgrind",
 		.mode = PP_MODE_CALLGRIND,
-		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_LINES_AHEAD,
 		.write = pp_write_callgrind,
 	}, {
 		.name = "folded",
@@ -37,7 +37,7 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "pprof",
 		.mode = PP_MODE_PPROF,
-		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_STACKS | PP_SORTS_OWN,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_STACKS | PP_SORTS_OWN | PP_LINES_AHEAD,
 		.write = pp_write_pprof,
 	}, {
 		.name = "html",

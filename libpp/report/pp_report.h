@@ -127,6 +127,10 @@ enum pp_output_needs {
 	PP_NEEDS_STACKS = 1 << 6,	/* whole call stacks (the stack file);
 					 * with PP_NEEDS_ARCS, the arcs are
 					 * built only when there are none */
+	PP_LINES_AHEAD = 1 << 7,	/* source lines of every image with
+					 * samples: their DWARF opened by a
+					 * thread from the start, most samples
+					 * first (lines_ahead.c) */
 };
 
 struct pp_report;			/* what an output is given (report_int.h) */

@@ -201,6 +201,17 @@ struct pp_pprof {
  */
 int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err);
 
+/*
+ * Opening line information ahead (lines_ahead.c): a thread that calls
+ * pp_symtab_open_lines() on tabs[0..nr) in order (tabs is taken over),
+ * or NULL when there is nothing to open or no thread (each table then
+ * opens on its first use).  pp_lines_ahead_end() stops it after the
+ * table it is opening and waits for it; NULL is let be.
+ */
+struct pp_lines_ahead;
+struct pp_lines_ahead *pp_lines_ahead_start(struct pp_symtab **tabs, size_t nr);
+void pp_lines_ahead_end(struct pp_lines_ahead *la);
+
 /* the one-page HTML report (html.c) */
 int pp_write_html(struct pp_report *r, FILE *out, struct op_err *err);
 

@@ -6,10 +6,12 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "libpp/report/report_int.h"
 #include "libpp/symbols/pp_symbols.h"
+#include "libutil/op_alloc.h"
 
 static const char *const report_messages[] = {
 #define PP_REPORT_ERROR(name, text) [PP_REPORT_ERR_##name - PP_REPORT_ERR_BASE] = text,
@@ -60,9 +62,49 @@ static int nothing_selected(const struct pp_report *r, struct op_err *err)
 	return PP_REPORT_ERR_NOTHING;
 }
 
+struct by_samples {
+	size_t image;
+	uint64_t samples;
+};
+
+static int most_samples(const void *a, const void *b)
+{
+	const struct by_samples *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->image < y->image ? -1 : x->image > y->image;
+}
+
+/* PP_LINES_AHEAD: the tables of p's images with samples, most samples first */
+static struct pp_lines_ahead *every_image_ahead(struct pp_profile *p)
+{
+	struct by_samples *v = op_xcalloc(p->nr_images + 1, sizeof(*v));
+	struct pp_symtab **tabs;
+	size_t i, k, n = 0;
+
+	for (i = 0; i < p->nr_images; i++) {
+		const struct pp_image *im = &p->images[i];
+
+		if (!im->nr_groups)
+			continue;
+		v[n].image = i;
+		for (k = 0; k < im->nr_groups; k++)
+			v[n].samples += p->groups[im->groups[k]].total;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), most_samples);
+	tabs = op_xcalloc(n + 1, sizeof(*tabs));
+	for (i = 0; i < n; i++)
+		tabs[i] = pp_image_symtab(p, v[i].image);
+	free(v);
+	return pp_lines_ahead_start(tabs, n);
+}
+
 int pp_report_run(const struct pp_output *output, const struct pp_report_input *in,
 		  FILE *out, struct op_err *err)
 {
+	struct pp_lines_ahead *ahead = NULL;
 	struct pp_report r;
 	size_t i;
 	int ret;
@@ -81,10 +123,13 @@ int pp_report_run(const struct pp_output *output, const struct pp_report_input *
 	ret = load(in, output->needs & PP_NEEDS_SYMBOLS, err);
 	if (ret)
 		return ret;
+	if (output->needs & PP_LINES_AHEAD)
+		ahead = every_image_ahead(r.sides[0].p);
 	pp_prepare(&r);
 	ret = nothing_selected(&r, err);
 	if (!ret)
 		ret = output->write(&r, out, err);
+	pp_lines_ahead_end(ahead);
 	pp_prepare_release(&r);
 	return ret;
 }

@@ -228,6 +228,14 @@ long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
  */
 const char *pp_symtab_no_lines(struct pp_symtab *t);
 /*
+ * Open t's line information now (the DWARF of the binary or of its debug
+ * file), as its first line lookup would.  The one call on a table that
+ * may run in another thread than the one using it: for opening ahead the
+ * tables a report will need (pp_lines_ahead_start()), while the caller
+ * does other work on them (symbols, gaps, names, but no lines).
+ */
+void pp_symtab_open_lines(struct pp_symtab *t);
+/*
  * Make the reasons pp_symtab_no_lines() gives for tabs[0..n) at once,
  * reading dpkg's file lists once for all the tables without line
  * information rather than once for each (opening their DWARF as

@@ -511,6 +511,7 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 	}
 	t->priv = p;
 	pthread_mutex_init(&p->made_lock, NULL);
+	pthread_mutex_init(&p->lines_lock, NULL);
 	p->fd = -1;
 	t->mtime = -1;
 	t->source = PP_SYMS_NONE;
@@ -574,6 +575,7 @@ void pp_symtab_free(struct pp_symtab *t)
 		pp_symtab_free_shown(t);
 		pp_symtab_free_made(t);
 		pthread_mutex_destroy(&p->made_lock);
+		pthread_mutex_destroy(&p->lines_lock);
 		free(p);
 	}
 	free(t->syms);

@@ -164,12 +164,24 @@ static int open_lines(struct pp_symtab *t)
  * open the DWARF once; false (with the reason in *why, when why is not
  * NULL) when there is none
  */
+void pp_symtab_open_lines(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+
+	if (__atomic_load_n(&p->lines_opened, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&p->lines_lock);
+	if (!p->lines_tried && open_lines(t) && !p->lines_why)
+		p->no_lines = "out of memory";
+	__atomic_store_n(&p->lines_opened, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&p->lines_lock);
+}
+
 static bool have_lines(struct pp_symtab *t, const char **why)
 {
 	struct symtab_priv *p = t->priv;
 
-	if (!p->lines_tried && open_lines(t) && !p->lines_why)
-		p->no_lines = "out of memory";
+	pp_symtab_open_lines(t);
 	if (p->lines)
 		return true;
 	if (!why)
