@@ -179,21 +179,18 @@ static void annotate_one(FILE *f, void *data)
  */
 static struct pp_lines_ahead *annotated_ahead(const struct pp_ann *a)
 {
-	struct pp_symtab **tabs = op_xcalloc(NR_ANNOTATED + 1, sizeof(*tabs));
-	size_t i, k, n = 0;
+	size_t images[NR_ANNOTATED], i, k, n = 0, named = 0;
 
-	for (i = 0; i < a->nr_syms && n < NR_ANNOTATED; i++) {
-		struct pp_symtab *t;
-
+	for (i = 0; i < a->nr_syms && named < NR_ANNOTATED; i++) {
 		if (a->syms[i].sym->flags & PP_SYM_GAP)
 			continue;
-		t = pp_image_symtab(a->p, a->syms[i].image);
-		for (k = 0; k < n && tabs[k] != t; k++)
+		named++;
+		for (k = 0; k < n && images[k] != a->syms[i].image; k++)
 			;
 		if (k == n)
-			tabs[n++] = t;
+			images[n++] = a->syms[i].image;
 	}
-	return pp_lines_ahead_start(tabs, n);
+	return pp_lines_ahead_start(a->p, images, n);
 }
 
 /* the NR_ANNOTATED hottest named symbols of a, as opannotate shows them */

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Opening ahead the line information an output will need (report_int.h,
- * PP_LINES_AHEAD and PP_LINES_OF_TOP): a thread opens the DWARF of the
- * tables in the order they will be needed (pp_symtab_open_lines()), while
- * the caller goes on with the rows, the stacks and the output.  Opening
- * is most of what source lines cost: libdw inflates a distribution's
- * compressed debug sections whole (libc's: 33 ms here).  A table the
- * caller reaches first it opens itself (the table's lock makes one wait
- * for the other); the thread stops at the next table once told to.
+ * Readying ahead the source lines an output will need (report_int.h,
+ * PP_LINES_AHEAD, and the HTML report's annotated images): a thread
+ * opens the line information of the images' tables in the order they
+ * will be needed and looks up the lines of their sampled keys
+ * (pp_symtab_lines_ahead()), while the caller goes on with the rows, the
+ * stacks and the output.  Opening is most of what source lines cost
+ * (libdw inflates a distribution's compressed debug sections whole at
+ * dwarf_begin_elf(): libc6-dbg's take 33 ms here), then decoding the line
+ * table of each compile unit looked into.  A table the caller reaches
+ * first waits for the thread to be done with it, or is opened by the
+ * caller if the thread has not started on it (its lookups are then the
+ * caller's); the thread stops at the next table once told to.
  */
 #include "config.h"
 
@@ -19,37 +23,72 @@
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 
-struct pp_lines_ahead {
-	pthread_t tid;
-	struct pp_symtab **tabs;
-	size_t nr;
-	bool stop;			/* atomic: open no more */
+/* a table to ready and the keys of its samples */
+struct ahead_table {
+	struct pp_symtab *t;
+	uint64_t *keys;
+	size_t nr_keys;
 };
 
-static void *open_all(void *arg)
+struct pp_lines_ahead {
+	pthread_t tid;
+	struct ahead_table *v;
+	size_t nr;
+	bool stop;			/* atomic: ready no more */
+};
+
+static void *ready_all(void *arg)
 {
 	struct pp_lines_ahead *la = arg;
 	size_t i;
 
 	for (i = 0; i < la->nr && !__atomic_load_n(&la->stop, __ATOMIC_RELAXED); i++)
-		pp_symtab_open_lines(la->tabs[i]);
+		pp_symtab_lines_ahead(la->v[i].t, la->v[i].keys, la->v[i].nr_keys);
 	return NULL;
 }
 
-struct pp_lines_ahead *pp_lines_ahead_start(struct pp_symtab **tabs, size_t nr)
+/* image's table, made now if need be, and the keys of its groups */
+static void table_of(struct pp_profile *p, size_t image, struct ahead_table *a)
+{
+	const struct pp_image *im = &p->images[image];
+	size_t k, j, n = 0;
+
+	a->t = pp_image_symtab(p, image);
+	for (k = 0; k < im->nr_groups; k++)
+		n += p->groups[im->groups[k]].nr_kc;
+	a->keys = op_xcalloc(n + 1, sizeof(*a->keys));
+	for (k = 0; k < im->nr_groups; k++) {
+		const struct pp_group *g = &p->groups[im->groups[k]];
+
+		for (j = 0; j < g->nr_kc; j++)
+			a->keys[a->nr_keys++] = g->kc[j].key;
+	}
+}
+
+static void free_tables(struct pp_lines_ahead *la)
+{
+	size_t i;
+
+	for (i = 0; i < la->nr; i++)
+		free(la->v[i].keys);
+	free(la->v);
+	free(la);
+}
+
+struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *images,
+					    size_t nr)
 {
 	struct pp_lines_ahead *la;
+	size_t i;
 
-	if (!nr) {
-		free(tabs);
+	if (!nr)
 		return NULL;
-	}
 	la = op_xcalloc(1, sizeof(*la));
-	la->tabs = tabs;
-	la->nr = nr;
-	if (pthread_create(&la->tid, NULL, open_all, la)) {
-		free(la->tabs);	/* no thread: each opens when first used */
-		free(la);
+	la->v = op_xcalloc(nr, sizeof(*la->v));
+	for (i = 0; i < nr; i++)
+		table_of(p, images[i], &la->v[la->nr++]);
+	if (pthread_create(&la->tid, NULL, ready_all, la)) {
+		free_tables(la);	/* no thread: each opens when first used */
 		return NULL;
 	}
 	return la;
@@ -61,6 +100,5 @@ void pp_lines_ahead_end(struct pp_lines_ahead *la)
 		return;
 	__atomic_store_n(&la->stop, true, __ATOMIC_RELAXED);
 	pthread_join(la->tid, NULL);
-	free(la->tabs);
-	free(la);
+	free_tables(la);
 }

@@ -202,14 +202,16 @@ struct pp_pprof {
 int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err);
 
 /*
- * Opening line information ahead (lines_ahead.c): a thread that calls
- * pp_symtab_open_lines() on tabs[0..nr) in order (tabs is taken over),
- * or NULL when there is nothing to open or no thread (each table then
- * opens on its first use).  pp_lines_ahead_end() stops it after the
- * table it is opening and waits for it; NULL is let be.
+ * Readying source lines ahead (lines_ahead.c): a thread that calls
+ * pp_symtab_lines_ahead() on the tables of p's images[0..nr) in order,
+ * with the keys of their samples (the tables are made first, by the
+ * caller), or NULL when there is nothing to ready or no thread (each
+ * table then opens on its first use).  pp_lines_ahead_end() stops it
+ * after the table it is on and waits for it; NULL is let be.
  */
 struct pp_lines_ahead;
-struct pp_lines_ahead *pp_lines_ahead_start(struct pp_symtab **tabs, size_t nr);
+struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *images,
+					    size_t nr);
 void pp_lines_ahead_end(struct pp_lines_ahead *la);
 
 /* the one-page HTML report (html.c) */

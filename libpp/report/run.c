@@ -76,11 +76,12 @@ static int most_samples(const void *a, const void *b)
 	return x->image < y->image ? -1 : x->image > y->image;
 }
 
-/* PP_LINES_AHEAD: the tables of p's images with samples, most samples first */
+/* PP_LINES_AHEAD: p's images with samples, most samples first */
 static struct pp_lines_ahead *every_image_ahead(struct pp_profile *p)
 {
 	struct by_samples *v = op_xcalloc(p->nr_images + 1, sizeof(*v));
-	struct pp_symtab **tabs;
+	size_t *images = op_xcalloc(p->nr_images + 1, sizeof(*images));
+	struct pp_lines_ahead *la;
 	size_t i, k, n = 0;
 
 	for (i = 0; i < p->nr_images; i++) {
@@ -94,11 +95,12 @@ static struct pp_lines_ahead *every_image_ahead(struct pp_profile *p)
 		n++;
 	}
 	qsort(v, n, sizeof(*v), most_samples);
-	tabs = op_xcalloc(n + 1, sizeof(*tabs));
 	for (i = 0; i < n; i++)
-		tabs[i] = pp_image_symtab(p, v[i].image);
+		images[i] = v[i].image;
+	la = pp_lines_ahead_start(p, images, n);
+	free(images);
 	free(v);
-	return pp_lines_ahead_start(tabs, n);
+	return la;
 }
 
 int pp_report_run(const struct pp_output *output, const struct pp_report_input *in,

@@ -229,12 +229,15 @@ long pp_symtab_code(struct pp_symtab *t, uint64_t key, unsigned char *buf,
 const char *pp_symtab_no_lines(struct pp_symtab *t);
 /*
  * Open t's line information now (the DWARF of the binary or of its debug
- * file), as its first line lookup would.  The one call on a table that
- * may run in another thread than the one using it: for opening ahead the
- * tables a report will need (pp_lines_ahead_start()), while the caller
- * does other work on them (symbols, gaps, names, but no lines).
+ * file), as its first line lookup would, and look up the lines of
+ * keys[0..nr) (decoding the line tables they are in), unless the table's
+ * lines were opened before.  The one call on a table that may run in
+ * another thread than the one using it: for a thread that readies ahead
+ * the tables a report will need (pp_lines_ahead_start()), while the
+ * caller does other work on them (symbols, gaps, names; a line lookup
+ * waits for this call to end).
  */
-void pp_symtab_open_lines(struct pp_symtab *t);
+void pp_symtab_lines_ahead(struct pp_symtab *t, const uint64_t *keys, size_t nr);
 /*
  * Make the reasons pp_symtab_no_lines() gives for tabs[0..n) at once,
  * reading dpkg's file lists once for all the tables without line

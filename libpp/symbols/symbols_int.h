@@ -449,7 +449,7 @@ struct symtab_priv {
 	char *text;			/* kallsyms text that names point into */
 	struct pp_strpool pool;		/* names made up here */
 	const char *no_lines;		/* why a table has no lines, if known */
-	/* opening the lines (pp_symtab_open_lines() may do it in another
+	/* opening the lines (pp_symtab_lines_ahead() may do it in another
 	 * thread): under lines_lock until lines_opened, which is then set
 	 * with release order; what the opening sets is read after it */
 	pthread_mutex_t lines_lock;

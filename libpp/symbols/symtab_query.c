@@ -164,16 +164,24 @@ static int open_lines(struct pp_symtab *t)
  * open the DWARF once; false (with the reason in *why, when why is not
  * NULL) when there is none
  */
-void pp_symtab_open_lines(struct pp_symtab *t)
+void pp_symtab_lines_ahead(struct pp_symtab *t, const uint64_t *keys, size_t nr)
 {
 	struct symtab_priv *p = t->priv;
+	const char *file;
+	unsigned line;
+	size_t i;
 
 	if (__atomic_load_n(&p->lines_opened, __ATOMIC_ACQUIRE))
 		return;
 	pthread_mutex_lock(&p->lines_lock);
-	if (!p->lines_tried && open_lines(t) && !p->lines_why)
-		p->no_lines = "out of memory";
-	__atomic_store_n(&p->lines_opened, true, __ATOMIC_RELEASE);
+	if (!p->lines_opened) {
+		if (!p->lines_tried && open_lines(t) && !p->lines_why)
+			p->no_lines = "out of memory";
+		/* the keys' line tables decoded, before anyone else may look */
+		for (i = 0; p->lines && i < nr; i++)
+			pp_lines_find(p->lines, pp_symtab_vma(t, keys[i]), &file, &line);
+		__atomic_store_n(&p->lines_opened, true, __ATOMIC_RELEASE);
+	}
 	pthread_mutex_unlock(&p->lines_lock);
 }
 
@@ -181,7 +189,7 @@ static bool have_lines(struct pp_symtab *t, const char **why)
 {
 	struct symtab_priv *p = t->priv;
 
-	pp_symtab_open_lines(t);
+	pp_symtab_lines_ahead(t, NULL, 0);
 	if (p->lines)
 		return true;
 	if (!why)
