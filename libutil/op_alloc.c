@@ -117,10 +117,25 @@ void *op_scratch_realloc(void *p, size_t old_size, size_t size)
 
 	if (!p)
 		return op_scratch_alloc(size);
+#ifdef __SANITIZE_THREAD__
+	/*
+	 * ThreadSanitizer does not follow mremap(): the pages it moves keep
+	 * their accesses in its shadow, and a later mapping at that address
+	 * by another thread reads as a race.  Under it, scratch memory is
+	 * moved by copying.
+	 */
+	q = op_scratch_alloc(size);
+	if (q) {
+		memcpy(q, p, old_size < size ? old_size : size);
+		op_scratch_free(p, old_size);
+	}
+	return q;
+#else
 	if (inject_failure())
 		return NULL;
 	q = mremap(p, old_size ? old_size : 1, size ? size : 1, MREMAP_MAYMOVE);
 	return q == MAP_FAILED ? NULL : q;
+#endif
 }
 
 void op_scratch_free(void *p, size_t size)
