@@ -51,7 +51,7 @@ struct cg_name {
 struct cg_names {
 	struct op_hmap map;
 	struct cg_name **v;
-	size_t nr;
+	size_t nr, alloc;
 };
 
 /* where a row's function starts: its file and first line */
@@ -115,26 +115,38 @@ static void put_clean(struct pp_out *out, const char *s)
 /* "KEY=(ID) NAME" the first time NAME is written, "KEY=(ID)" after */
 static void put_name(struct cg *g, struct cg_names *n, const char *key, const char *name)
 {
-	uint64_t h = op_hash_str(name);
 	struct op_hmap_iter it;
 	struct cg_name *e;
+	bool fresh = false;
+	uint64_t h;
 
 	if (!*name)
 		name = UNKNOWN_FILE;
+	h = op_hash_str(name);
 	for (e = op_hmap_first(&n->map, h, &it); e; e = op_hmap_next(&n->map, h, &it))
-		if (!strcmp(e->s, name)) {
-			pp_out_fmt(&g->out, "%s=(%zu)\n", key, e->id);
-			return;
+		if (!strcmp(e->s, name))
+			break;
+	if (!e) {
+		e = op_xmalloc(sizeof(*e));
+		e->s = op_xstrdup(name);
+		e->id = n->nr + 1;
+		if (n->nr == n->alloc) {
+			n->alloc = n->alloc ? 2 * n->alloc : 256;
+			n->v = op_xreallocarray(n->v, n->alloc, sizeof(*n->v));
 		}
-	e = op_xmalloc(sizeof(*e));
-	e->s = op_xstrdup(name);
-	e->id = n->nr + 1;
-	n->v = op_xreallocarray(n->v, n->nr + 1, sizeof(*n->v));
-	n->v[n->nr++] = e;
-	if (op_hmap_insert(&n->map, h, e))
-		op_die(1, "out of memory");
-	pp_out_fmt(&g->out, "%s=(%zu) ", key, e->id);
-	put_clean(&g->out, name);
+		n->v[n->nr++] = e;
+		if (op_hmap_insert(&n->map, h, e))
+			op_die(1, "out of memory");
+		fresh = true;
+	}
+	pp_out_str(&g->out, key);
+	pp_out_str(&g->out, "=(");
+	pp_out_u64(&g->out, e->id);
+	pp_out_ch(&g->out, ')');
+	if (fresh) {
+		pp_out_ch(&g->out, ' ');
+		put_clean(&g->out, name);
+	}
 	pp_out_ch(&g->out, '\n');
 }
 
