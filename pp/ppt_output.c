@@ -3,7 +3,8 @@
  * -o FILE, opened on the first byte written (see ppt_output.h).  A regular
  * FILE (or none yet) is written as FILE.XXXXXX beside it and renamed over
  * it once whole; anything else (a FIFO, a terminal, /dev/stdout, a
- * symbolic link) is written in place, as it cannot be replaced.
+ * symbolic link) is written in place, as it cannot be replaced; so is a
+ * FILE whose directory the user may not write in.
  */
 #include "config.h"
 
@@ -63,8 +64,13 @@ static int open_file(struct ppt_output *o)
 		o->err = errno;
 		return -1;
 	}
-	if (!exists || S_ISREG(st.st_mode))
-		return open_temporary(o, exists ? &st : NULL);
+	if (!exists || S_ISREG(st.st_mode)) {
+		if (!open_temporary(o, exists ? &st : NULL))
+			return 0;
+		if (!exists)
+			return -1;
+		o->err = 0;	/* a file it may write in a directory it may not */
+	}
 	o->fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o->fd < 0) {
 		o->err = errno;

@@ -6,8 +6,9 @@
  * absent.  A regular FILE (or a new one) is written through a temporary
  * name beside it and a rename once the report is whole and committed: a
  * report that fails half way (a full disk) leaves FILE as it was too.
- * Another kind of FILE (a FIFO, /dev/stdout, a symbolic link) is written
- * in place, truncated first.
+ * Another kind of FILE (a FIFO, /dev/stdout, a symbolic link), or a FILE
+ * in a directory where no temporary can be made, is written in place,
+ * truncated first.
  */
 #ifndef PPT_OUTPUT_H
 #define PPT_OUTPUT_H

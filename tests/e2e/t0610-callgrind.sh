@@ -275,8 +275,17 @@ if test "$(id -u)" != 0; then
 	}
 	check '-o into a read-only directory exits 1, nothing left' \
 		ro_refused
+	# a file it may write, in a directory it may not: written in place
+	in_place() {
+		chmod 755 ro && echo old >ro/old.cg && chmod 555 ro &&
+		exits 0 inplace "$S" --format=callgrind -o ro/old.cg &&
+		grep -q '^events:' ro/old.cg && test "$(ls ro)" = old.cg
+	}
+	check '-o over a writable file in a read-only directory writes it in place' \
+		in_place
 else
 	skip '-o into a read-only directory' 'root writes there anyway'
+	skip '-o over a writable file in a read-only directory' 'root writes there anyway'
 fi
 
 # --- no debug information: its reason (the dpkg package) is not looked up
