@@ -15,32 +15,33 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 
-static struct pp_arc *arc_get(struct pp_arcs *a, size_t caller, size_t callee,
-			      size_t nr_classes)
+/* the counts of the arc (caller, callee), made zero on first use */
+static uint64_t *arc_counts(struct pp_arcs *a, size_t caller, size_t callee)
 {
 	uint64_t h = op_hash_combine(op_hash_u64(caller), callee);
 	struct op_hmap_iter it;
-	size_t *slot;
+	void *slot;
 
 	for (slot = op_hmap_first(&a->index, h, &it); slot;
 	     slot = op_hmap_next(&a->index, h, &it)) {
-		struct pp_arc *arc = &a->v[*slot];
+		size_t i = (size_t)(uintptr_t)slot - 1;
 
-		if (arc->caller == caller && arc->callee == callee)
-			return arc;
+		if (a->v[i].caller == caller && a->v[i].callee == callee)
+			return &a->counts[i * a->nr_classes];
 	}
 	if (a->nr == a->alloc) {
 		a->alloc = a->alloc ? a->alloc * 2 : 256;
 		a->v = op_xreallocarray(a->v, a->alloc, sizeof(*a->v));
+		a->counts = op_xreallocarray(a->counts, a->alloc,
+					     a->nr_classes * sizeof(*a->counts));
 	}
 	a->v[a->nr].caller = caller;
 	a->v[a->nr].callee = callee;
-	a->v[a->nr].counts = op_xcalloc(nr_classes, sizeof(uint64_t));
-	slot = op_xmalloc(sizeof(*slot));
-	*slot = a->nr;
-	if (op_hmap_insert(&a->index, h, slot))
+	a->v[a->nr].counts = NULL;	/* set once the counts stop moving */
+	memset(&a->counts[a->nr * a->nr_classes], 0, a->nr_classes * sizeof(*a->counts));
+	if (op_hmap_insert(&a->index, h, (void *)(uintptr_t)(a->nr + 1)))
 		op_die(1, "out of memory");
-	return &a->v[a->nr++];
+	return &a->counts[a->nr++ * a->nr_classes];
 }
 
 /*
@@ -49,7 +50,7 @@ static struct pp_arc *arc_get(struct pp_arcs *a, size_t caller, size_t callee,
  * kernel, keyed by address) gets its high bits back from its first
  * symbol, as all of its text lies within one 4 GiB window.
  */
-static uint64_t arc_key(const struct pp_symtab *t, uint64_t low32)
+uint64_t pp_arc_key(const struct pp_symtab *t, uint64_t low32)
 {
 	uint64_t high;
 
@@ -83,8 +84,8 @@ static void walk_cg_group(struct pp_profile *p, struct pp_rows *r,
 	for (k = 0; k < g->nr_kc; k++) {
 		const struct pp_sym *x, *y;
 
-		rec.from = arc_key(from, g->kc[k].key >> 32);
-		rec.to = arc_key(to, g->kc[k].key & 0xffffffffull);
+		rec.from = pp_arc_key(from, g->kc[k].key >> 32);
+		rec.to = pp_arc_key(to, g->kc[k].key & 0xffffffffull);
 		x = pp_symtab_hold(from, rec.from);
 		y = pp_symtab_hold(to, rec.to);
 		if (!x || !y)
@@ -145,47 +146,49 @@ void pp_arcs_for_each_record(struct pp_profile *p, struct pp_rows *r,
 
 struct sum_ctx {
 	struct pp_arcs *a;
-	size_t nr_classes;
+	bool keep;
 };
 
 static void sum_record(void *data, const struct pp_arc_record *rec)
 {
 	struct sum_ctx *ctx = data;
+	struct pp_arcs *a = ctx->a;
 
-	arc_get(ctx->a, rec->caller, rec->callee, ctx->nr_classes)->counts[rec->cls] +=
-		rec->count;
+	arc_counts(a, rec->caller, rec->callee)[rec->cls] += rec->count;
+	if (!ctx->keep)
+		return;
+	if (a->nr_records == a->alloc_records) {
+		a->alloc_records = a->alloc_records ? 2 * a->alloc_records : 256;
+		a->records = op_xreallocarray(a->records, a->alloc_records,
+					      sizeof(*a->records));
+	}
+	a->records[a->nr_records++] = *rec;
 }
 
 void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
-		   bool exclude_dependent, struct pp_notes *n)
+		   bool exclude_dependent, bool keep_records, struct pp_notes *n)
 {
-	struct sum_ctx ctx = { a, p->nr_classes };
+	struct sum_ctx ctx = { a, keep_records };
+	size_t i;
 
 	memset(a, 0, sizeof(*a));
+	a->nr_classes = p->nr_classes ? p->nr_classes : 1;
 	op_hmap_init(&a->index);
 	pp_arcs_for_each_record(p, r, exclude_dependent, n, sum_record, &ctx);
+	for (i = 0; i < a->nr; i++)
+		a->v[i].counts = &a->counts[i * a->nr_classes];
 	/* no rows are added from here on: the indexes stay valid */
 	index_arcs(a, r->nr, true, &a->in_first, &a->in_list);
 	index_arcs(a, r->nr, false, &a->out_first, &a->out_list);
 }
 
-static int free_slot(void *val, void *data)
-{
-	(void)data;
-	free(val);
-	return 0;
-}
-
 void pp_arcs_release(struct pp_arcs *a)
 {
-	size_t i;
-
 	if (!a)
 		return;
-	for (i = 0; i < a->nr; i++)
-		free(a->v[i].counts);
 	free(a->v);
-	op_hmap_for_each(&a->index, free_slot, NULL);
+	free(a->counts);
+	free(a->records);
 	op_hmap_release(&a->index);
 	free(a->in_first);
 	free(a->in_list);

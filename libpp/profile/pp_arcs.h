@@ -31,10 +31,17 @@ struct pp_arc {
 	uint64_t *counts;	/* per class */
 };
 
+struct pp_arc_record;
+
 struct pp_arcs {
 	struct pp_arc *v;
 	size_t nr, alloc;
-	struct op_hmap index;	/* (caller, callee) -> index into v */
+	struct op_hmap index;	/* (caller, callee) -> index into v + 1 */
+	uint64_t *counts;	/* the arcs' counts, nr_classes per arc */
+	size_t nr_classes;
+	/* with keep_records: the records summed, in the order met */
+	struct pp_arc_record *records;
+	size_t nr_records, alloc_records;
 	/* row r's arcs by callee (in) and by caller (out):
 	 * list[first[r] .. first[r + 1]) */
 	size_t *in_first, *in_list;
@@ -45,11 +52,13 @@ struct pp_arcs {
  * Load p's {cg} groups (an unreadable file is noted through n) and sum
  * them into arcs between rows of r, adding the rows arc ends need.  With
  * exclude_dependent (-x), arcs with an end outside the application's own
- * image are left out, as OProfile 1.4 leaves them out.  After this, r
- * gets no more rows.  Dies only on allocation failure.
+ * image are left out, as OProfile 1.4 leaves them out.  keep_records:
+ * a->records keeps each record as pp_arcs_for_each_record() gives it, for
+ * an output that needs them one by one.  After this, r gets no more
+ * rows.  Dies only on allocation failure.
  */
 void pp_arcs_build(struct pp_arcs *a, struct pp_profile *p, struct pp_rows *r,
-		   bool exclude_dependent, struct pp_notes *n);
+		   bool exclude_dependent, bool keep_records, struct pp_notes *n);
 void pp_arcs_release(struct pp_arcs *a);
 
 /* one record of a {cg} file, its ends resolved to rows */
@@ -73,6 +82,12 @@ void pp_arcs_for_each_record(struct pp_profile *p, struct pp_rows *r,
 			     bool exclude_dependent, struct pp_notes *n,
 			     void (*fn)(void *data, const struct pp_arc_record *rec),
 			     void *data);
+
+/*
+ * The key in table t of an arc end whose low 32 bits a {cg} key holds
+ * (the high bits of t's addresses back, for a table above 4 GiB)
+ */
+uint64_t pp_arc_key(const struct pp_symtab *t, uint64_t low32);
 
 /* one entry of a caller or callee list */
 struct pp_arc_entry {

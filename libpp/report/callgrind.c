@@ -69,11 +69,16 @@ struct cg_line {
 	uint64_t *counts;		/* [nr_classes] */
 };
 
-/* the samples of the calls from one line of a caller to one callee */
+/*
+ * the samples of the calls from one line of a caller to one callee: one
+ * record's while they are gathered, then their sum
+ */
 struct cg_site {
 	size_t caller, callee;		/* row indexes */
 	unsigned line;			/* in the caller's own file */
-	uint64_t *counts;		/* [nr_classes] */
+	size_t cls;			/* the record's class */
+	uint64_t count;			/* the record's samples */
+	uint64_t *counts;		/* [nr_classes], once summed */
 };
 
 struct cg {
@@ -89,6 +94,7 @@ struct cg {
 	struct pp_symtab *t;		/* of the row being written */
 	struct cg_site *sites;		/* by caller, callee, line */
 	size_t nr_sites, alloc_sites;
+	uint64_t *site_counts;		/* the sites' counts, nr_classes each */
 	size_t *site_first;		/* per row index: its first site */
 	bool *shown;			/* per row index: written */
 };
@@ -271,13 +277,12 @@ static void put_self(struct cg *g, const struct pp_row *row, const char *own)
 }
 
 /*
- * pp_arcs_for_each_record(): a record of a shown caller onto the line it
- * calls from (its return address less one byte is in the call); the
- * caller's first line when that is in another file (inlined code)
+ * a record of the arcs, of a shown caller, onto the line it calls from
+ * (its return address less one byte is in the call); the caller's first
+ * line when that is in another file (inlined code)
  */
-static void add_record(void *data, const struct pp_arc_record *rec)
+static void add_record(struct cg *g, const struct pp_arc_record *rec)
 {
-	struct cg *g = data;
 	const struct pp_row *from = &g->s->rows.rows[rec->caller];
 	const struct cg_where *w;
 	struct cg_site *site;
@@ -299,8 +304,8 @@ static void add_record(void *data, const struct pp_arc_record *rec)
 	site->caller = rec->caller;
 	site->callee = rec->callee;
 	site->line = line;
-	site->counts = op_xcalloc(g->nr_classes, sizeof(*site->counts));
-	site->counts[rec->cls] = rec->count;
+	site->cls = rec->cls;
+	site->count = rec->count;
 }
 
 static int site_cmp(const void *a, const void *b)
@@ -315,26 +320,28 @@ static int site_cmp(const void *a, const void *b)
 }
 
 /* the call sites of the shown rows, summed per (caller, callee, line) */
-static void build_sites(struct cg *g, struct pp_report *r)
+static void build_sites(struct cg *g)
 {
-	size_t nr_rows = g->s->rows.nr, i, n = 0, c;
+	const struct pp_arcs *a = &g->s->arcs;
+	size_t nr_rows = g->s->rows.nr, i, n = 0;
 
 	g->shown = op_xcalloc(nr_rows + 1, sizeof(*g->shown));
 	for (i = 0; i < g->s->nr_sel; i++)
 		g->shown[g->s->sel[i]->index] = true;
-	if (g->s->arcs.nr)
-		pp_arcs_for_each_record(g->p, &g->s->rows, r->o->exclude_dependent,
-					r->notes, add_record, g);
+	for (i = 0; i < a->nr_records; i++)
+		add_record(g, &a->records[i]);
 	if (g->nr_sites)
 		qsort(g->sites, g->nr_sites, sizeof(*g->sites), site_cmp);
+	g->site_counts = op_xcalloc(g->nr_sites * g->nr_classes + 1, sizeof(*g->site_counts));
 	for (i = 0; i < g->nr_sites; i++) {
-		if (n && !site_cmp(&g->sites[n - 1], &g->sites[i])) {
-			for (c = 0; c < g->nr_classes; c++)
-				g->sites[n - 1].counts[c] += g->sites[i].counts[c];
-			free(g->sites[i].counts);
-		} else {
-			g->sites[n++] = g->sites[i];
+		struct cg_site *site = &g->sites[i];
+
+		if (!n || site_cmp(&g->sites[n - 1], site)) {
+			g->sites[n] = *site;
+			g->sites[n].counts = &g->site_counts[n * g->nr_classes];
+			n++;
 		}
+		g->sites[n - 1].counts[site->cls] += site->count;
 	}
 	g->nr_sites = n;
 	g->site_first = op_xcalloc(nr_rows + 2, sizeof(*g->site_first));
@@ -426,7 +433,7 @@ int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err)
 	op_hmap_init(&g->obs.map);
 	op_hmap_init(&g->files.map);
 	op_hmap_init(&g->fns.map);
-	build_sites(g, r);
+	build_sites(g);
 	pp_out_init(&g->out, out);
 	put_header(g, r);
 	for (i = 0; i < g->s->nr_sel; i++)
@@ -442,8 +449,7 @@ int pp_write_callgrind(struct pp_report *r, FILE *out, struct op_err *err)
 	names_release(&g->obs);
 	names_release(&g->files);
 	names_release(&g->fns);
-	for (i = 0; i < g->nr_sites; i++)
-		free(g->sites[i].counts);
+	free(g->site_counts);
 	free(g->sites);
 	free(g->site_first);
 	free(g->shown);

@@ -190,7 +190,7 @@ static struct pp_lines_ahead *annotated_ahead(const struct pp_ann *a)
 		if (k == n)
 			images[n++] = a->syms[i].image;
 	}
-	return pp_lines_ahead_start(a->p, images, n);
+	return pp_lines_ahead_start(a->p, images, n, false);
 }
 
 /* the NR_ANNOTATED hottest named symbols of a, as opannotate shows them */

@@ -47,21 +47,47 @@ static void *ready_all(void *arg)
 	return NULL;
 }
 
-/* image's table, made now if need be, and the keys of its groups */
-static void table_of(struct pp_profile *p, size_t image, struct ahead_table *a)
+/*
+ * image's table, made now if need be, and the keys of its groups; with
+ * calls, then the call sites in it and the callees' keys of the loaded
+ * {cg} groups; then the start of each key's symbol (where reports place
+ * a function)
+ */
+static void table_of(struct pp_profile *p, size_t image, bool calls, struct ahead_table *a)
 {
 	const struct pp_image *im = &p->images[image];
-	size_t k, j, n = 0;
+	size_t k, j, n = 0, nr;
 
 	a->t = pp_image_symtab(p, image);
 	for (k = 0; k < im->nr_groups; k++)
 		n += p->groups[im->groups[k]].nr_kc;
+	for (k = 0; calls && k < p->nr_cg; k++)
+		if ((p->cg[k].caller == image || p->cg[k].callee == image) && p->cg[k].loaded)
+			n += p->cg[k].nr_kc * ((p->cg[k].caller == image) + (p->cg[k].callee == image));
+	n *= 2;
 	a->keys = op_xcalloc(n + 1, sizeof(*a->keys));
 	for (k = 0; k < im->nr_groups; k++) {
 		const struct pp_group *g = &p->groups[im->groups[k]];
 
 		for (j = 0; j < g->nr_kc; j++)
 			a->keys[a->nr_keys++] = g->kc[j].key;
+	}
+	for (k = 0; calls && k < p->nr_cg; k++) {
+		const struct pp_cg_group *g = &p->cg[k];
+
+		for (j = 0; g->loaded && g->caller == image && j < g->nr_kc; j++) {
+			uint64_t from = pp_arc_key(a->t, g->kc[j].key >> 32);
+
+			a->keys[a->nr_keys++] = from ? from - 1 : 0;
+		}
+		for (j = 0; g->loaded && g->callee == image && j < g->nr_kc; j++)
+			a->keys[a->nr_keys++] = pp_arc_key(a->t, g->kc[j].key & 0xffffffffull);
+	}
+	for (j = 0, nr = a->nr_keys; j < nr; j++) {
+		const struct pp_sym *s = pp_symtab_lookup(a->t, a->keys[j]);
+
+		if (s)
+			a->keys[a->nr_keys++] = s->start;
 	}
 }
 
@@ -76,7 +102,7 @@ static void free_tables(struct pp_lines_ahead *la)
 }
 
 struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *images,
-					    size_t nr)
+					    size_t nr, bool calls)
 {
 	struct pp_lines_ahead *la;
 	size_t i;
@@ -86,7 +112,7 @@ struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *
 	la = op_xcalloc(1, sizeof(*la));
 	la->v = op_xcalloc(nr, sizeof(*la->v));
 	for (i = 0; i < nr; i++)
-		table_of(p, images[i], &la->v[la->nr++]);
+		table_of(p, images[i], calls, &la->v[la->nr++]);
 	if (pthread_create(&la->tid, NULL, ready_all, la)) {
 		free_tables(la);	/* no thread: each opens when first used */
 		return NULL;

@@ -27,7 +27,7 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "callgrind",
 		.mode = PP_MODE_CALLGRIND,
-		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_LINES_AHEAD,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_LINES_AHEAD | PP_CALL_SITES,
 		.write = pp_write_callgrind,
 	}, {
 		.name = "folded",

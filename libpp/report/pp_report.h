@@ -131,6 +131,8 @@ enum pp_output_needs {
 					 * samples: their DWARF opened by a
 					 * thread from the start, most samples
 					 * first (lines_ahead.c) */
+	PP_CALL_SITES = 1 << 8,		/* with PP_NEEDS_ARCS: the arcs' records
+					 * kept one by one (pp_arcs.h) */
 };
 
 struct pp_report;			/* what an output is given (report_int.h) */

@@ -107,7 +107,7 @@ static void build_rows(struct pp_report *r, struct pp_side *s)
 		       (!needs(r, PP_NEEDS_STACKS) || s->stacks_ret);
 	if (s->with_arcs)
 		pp_arcs_build(&s->arcs, s->p, &s->rows, r->o->exclude_dependent,
-			      r->notes);
+			      needs(r, PP_CALL_SITES), r->notes);
 	if (needs(r, PP_NEEDS_SYMBOLS))
 		check_images(s->p, r->notes);
 }

@@ -206,12 +206,15 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err);
  * pp_symtab_lines_ahead() on the tables of p's images[0..nr) in order,
  * with the keys of their samples (the tables are made first, by the
  * caller), or NULL when there is nothing to ready or no thread (each
- * table then opens on its first use).  pp_lines_ahead_end() stops it
- * after the table it is on and waits for it; NULL is let be.
+ * table then opens on its first use).  The keys given are the samples'
+ * and the starts of their symbols; with calls, also those of p's loaded
+ * {cg} groups' ends (each caller key less one, in the call), for an
+ * output that gives call sites and callees their lines.  pp_lines_ahead_end()
+ * stops it after the table it is on and waits for it; NULL is let be.
  */
 struct pp_lines_ahead;
 struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *images,
-					    size_t nr);
+					    size_t nr, bool calls);
 void pp_lines_ahead_end(struct pp_lines_ahead *la);
 
 /* the one-page HTML report (html.c) */

@@ -76,11 +76,17 @@ static int most_samples(const void *a, const void *b)
 	return x->image < y->image ? -1 : x->image > y->image;
 }
 
-/* PP_LINES_AHEAD: p's images with samples, most samples first */
-static struct pp_lines_ahead *every_image_ahead(struct pp_profile *p)
+/*
+ * PP_LINES_AHEAD: p's images with samples, most samples first; with the
+ * call sites of the {cg} groups the arcs will take (loaded here) when
+ * the output needs arcs
+ */
+static struct pp_lines_ahead *every_image_ahead(struct pp_report *r, struct pp_profile *p)
 {
+	bool calls = r->output->needs & PP_NEEDS_ARCS;
 	struct by_samples *v = op_xcalloc(p->nr_images + 1, sizeof(*v));
 	size_t *images = op_xcalloc(p->nr_images + 1, sizeof(*images));
+	unsigned char *seen = op_xcalloc(p->nr_images + 1, 1);
 	struct pp_lines_ahead *la;
 	size_t i, k, n = 0;
 
@@ -97,8 +103,27 @@ static struct pp_lines_ahead *every_image_ahead(struct pp_profile *p)
 	qsort(v, n, sizeof(*v), most_samples);
 	for (i = 0; i < n; i++)
 		images[i] = v[i].image;
-	la = pp_lines_ahead_start(p, images, n);
+	for (i = 0; calls && i < p->nr_cg; i++) {
+		const struct pp_cg_group *g = &p->cg[i];
+
+		/* -x leaves out these groups' arcs (pp_arcs_for_each_record()) */
+		if (r->o->exclude_dependent && (!pp_profile_own_image(p, g->app, g->caller) ||
+						!pp_profile_own_image(p, g->app, g->callee)))
+			continue;
+		pp_cg_group_load(p, &p->cg[i], r->notes);
+		/* then the images of arc ends without samples of their own */
+		if (!p->images[g->caller].nr_groups && !seen[g->caller]) {
+			seen[g->caller] = 1;
+			images[n++] = g->caller;
+		}
+		if (!p->images[g->callee].nr_groups && !seen[g->callee]) {
+			seen[g->callee] = 1;
+			images[n++] = g->callee;
+		}
+	}
+	la = pp_lines_ahead_start(p, images, n, calls);
 	free(images);
+	free(seen);
 	free(v);
 	return la;
 }
@@ -126,7 +151,7 @@ int pp_report_run(const struct pp_output *output, const struct pp_report_input *
 	if (ret)
 		return ret;
 	if (output->needs & PP_LINES_AHEAD)
-		ahead = every_image_ahead(r.sides[0].p);
+		ahead = every_image_ahead(&r, r.sides[0].p);
 	pp_prepare(&r);
 	ret = nothing_selected(&r, err);
 	if (!ret)

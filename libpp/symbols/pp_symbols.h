@@ -230,8 +230,9 @@ const char *pp_symtab_no_lines(struct pp_symtab *t);
 /*
  * Open t's line information now (the DWARF of the binary or of its debug
  * file), as its first line lookup would, and look up the lines of
- * keys[0..nr) (decoding the line tables they are in), unless the table's
- * lines were opened before.  The one call on a table that may run in
+ * keys[0..nr) (in any order, repeats allowed), which pp_symtab_line()
+ * then answers from a sorted array without asking libdw again, unless
+ * the table's lines were opened before.  The one call on a table that may run in
  * another thread than the one using it: for a thread that readies ahead
  * the tables a report will need (pp_lines_ahead_start()), while the
  * caller does other work on them (symbols, gaps, names; a line lookup

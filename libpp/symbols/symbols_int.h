@@ -455,6 +455,9 @@ struct symtab_priv {
 	pthread_mutex_t lines_lock;
 	bool lines_opened;
 	struct pp_lines *lines;		/* opened on the first line lookup */
+	struct line_hit *hits;		/* the lines of the keys looked up
+					 * ahead, by key (symtab_query.c) */
+	size_t nr_hits;
 	bool lines_tried;
 	bool lines_why_due;		/* lines_why is to be made when asked */
 	char *lines_why;

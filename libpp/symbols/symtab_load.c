@@ -562,6 +562,7 @@ void pp_symtab_free(struct pp_symtab *t)
 	p = t->priv;
 	if (p) {
 		pp_lines_close(p->lines);
+		free(p->hits);
 		if (p->fd >= 0)
 			close(p->fd);
 		pp_elf_close(p->dbg);

@@ -21,7 +21,15 @@
 #include "libpp/symbols/symbols_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
+#include "libutil/op_sort.h"
 #include "libutil/op_strbuf.h"
+
+/* a key's line, looked up ahead */
+struct line_hit {
+	uint64_t key;
+	const char *file;	/* NULL: no line at the key */
+	unsigned line;
+};
 
 /* --- the strings a table keeps ----------------------------------------- */
 
@@ -161,15 +169,56 @@ static int open_lines(struct pp_symtab *t)
 }
 
 /*
- * open the DWARF once; false (with the reason in *why, when why is not
- * NULL) when there is none
+ * The lines of keys[0..nr) into p->hits, each distinct key once, in key
+ * order (a lookup that runs out of memory is left out, to be tried
+ * again when asked).  Without memory for them, nothing is kept.
+ */
+static void look_ahead(struct pp_symtab *t, const uint64_t *keys, size_t nr)
+{
+	struct symtab_priv *p = t->priv;
+	struct op_kv *v = op_calloc(nr + 1, sizeof(*v)), *tmp = op_calloc(nr + 1, sizeof(*tmp));
+	struct line_hit *hits = op_calloc(nr + 1, sizeof(*hits));
+	const struct op_kv *s = v;
+	size_t i, n = 0;
+
+	if (!v || !tmp || !hits) {
+		free(hits);
+		hits = NULL;
+		nr = 0;
+	}
+	for (i = 0; i < nr; i++)
+		v[i].key = keys[i];
+	if (nr)
+		s = op_sort_kv(v, tmp, nr);
+	for (i = 0; i < nr; i++) {
+		struct line_hit *h = &hits[n];
+		int ret;
+
+		if (i && s[i].key == s[i - 1].key)
+			continue;
+		h->key = s[i].key;
+		ret = pp_lines_find(p->lines, pp_symtab_vma(t, h->key), &h->file, &h->line);
+		if (ret == -ENOMEM)
+			continue;
+		if (ret || !h->file) {
+			h->file = NULL;
+			h->line = 0;
+		}
+		n++;
+	}
+	p->hits = hits;
+	p->nr_hits = n;
+	free(v);
+	free(tmp);
+}
+
+/*
+ * Open the DWARF once, and look up the lines of keys (for whoever asks
+ * next), under the lock; another thread asking meanwhile waits for both
  */
 void pp_symtab_lines_ahead(struct pp_symtab *t, const uint64_t *keys, size_t nr)
 {
 	struct symtab_priv *p = t->priv;
-	const char *file;
-	unsigned line;
-	size_t i;
 
 	if (__atomic_load_n(&p->lines_opened, __ATOMIC_ACQUIRE))
 		return;
@@ -177,12 +226,24 @@ void pp_symtab_lines_ahead(struct pp_symtab *t, const uint64_t *keys, size_t nr)
 	if (!p->lines_opened) {
 		if (!p->lines_tried && open_lines(t) && !p->lines_why)
 			p->no_lines = "out of memory";
-		/* the keys' line tables decoded, before anyone else may look */
-		for (i = 0; p->lines && i < nr; i++)
-			pp_lines_find(p->lines, pp_symtab_vma(t, keys[i]), &file, &line);
+		if (p->lines && nr)
+			look_ahead(t, keys, nr);
 		__atomic_store_n(&p->lines_opened, true, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&p->lines_lock);
+}
+
+static int hit_cmp(const void *key, const void *hit)
+{
+	uint64_t k = *(const uint64_t *)key, h = ((const struct line_hit *)hit)->key;
+
+	return k < h ? -1 : k > h;
+}
+
+/* the line of key looked up ahead, or NULL */
+static const struct line_hit *hit_of(const struct symtab_priv *p, uint64_t key)
+{
+	return p->nr_hits ? bsearch(&key, p->hits, p->nr_hits, sizeof(*p->hits), hit_cmp) : NULL;
 }
 
 static bool have_lines(struct pp_symtab *t, const char **why)
@@ -207,10 +268,22 @@ int pp_symtab_line(struct pp_symtab *t, uint64_t key, const char **file,
 		   unsigned *line, const char **why)
 {
 	struct symtab_priv *p = t->priv;
+	const struct line_hit *hit;
 	int ret;
 
 	if (!have_lines(t, why))
 		return -ENOENT;
+	hit = hit_of(p, key);
+	if (hit && !hit->file) {
+		if (why)
+			*why = "no line information at this address";
+		return -ENOENT;
+	}
+	if (hit) {
+		*file = hit->file;
+		*line = hit->line;
+		return 0;
+	}
 	ret = pp_lines_find(p->lines, pp_symtab_vma(t, key), file, line);
 	if (ret) {
 		if (why)

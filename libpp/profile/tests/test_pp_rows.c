@@ -474,7 +474,7 @@ static void test_arcs(void **state)
 		nr_rows = r.nr;
 		/* gamma has no samples of the kernel's own: an arc end only */
 		assert_null(find_row(&t.p, &r, &gamma));
-		pp_arcs_build(&a, &t.p, &r, rows[i].exclude, &t.notes);
+		pp_arcs_build(&a, &t.p, &r, rows[i].exclude, false, &t.notes);
 		check_arcs(&t.p, &r, &a, rows[i].want, rows[i].nr);
 		row = find_row(&t.p, &r, &gamma);
 		if (!row || row->counts[0] || row->counts[1] || r.nr != nr_rows + 1)
@@ -531,7 +531,7 @@ static void test_arc_lists(void **state)
 
 	load(f, &t);
 	pp_rows_build(&r, &t.p, NULL);
-	pp_arcs_build(&a, &t.p, &r, false, &t.notes);
+	pp_arcs_build(&a, &t.p, &r, false, false, &t.notes);
 	buf = calloc(a.nr + 1, sizeof(*buf));
 	assert_non_null(buf);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -565,7 +565,7 @@ static void test_arcs_unreadable(void **state)
 	load(f, &t);
 	pp_rows_build(&r, &t.p, NULL);
 	assert_int_equal(op_write_file_atomic(path, "garbage", 7, 0644), 0);
-	pp_arcs_build(&a, &t.p, &r, false, &t.notes);
+	pp_arcs_build(&a, &t.p, &r, false, false, &t.notes);
 	check_arcs(&t.p, &r, &a, own, sizeof(own) / sizeof(own[0]));
 	op_strbuf_addf(&want, "cannot read sample file '%s': %s\n", path,
 		       odb_strerror(ODB_ERR_TRUNCATED));

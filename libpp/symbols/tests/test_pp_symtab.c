@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -605,6 +606,57 @@ static void test_lines(void **state)
 }
 
 /*
+ * Lines looked up ahead (pp_symtab_lines_ahead() with keys, as a report's
+ * second thread does) are the lines asked for afterwards: every key of
+ * every symbol, given out of order and twice, and keys that were not
+ * given, answer as in a table that looked nothing up ahead; so does a
+ * table without line information.
+ */
+static void test_lines_ahead(void **state)
+{
+	static const char *const files[] = { FIX("pie"), FIX("nopie") };
+	size_t f;
+
+	(void)state;
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct pp_symtab *ahead = load(files[f], NULL), *plain = load(files[f], NULL);
+		uint64_t *keys, first = UINT64_MAX, last = 0, key;
+		size_t i, nr = 0;
+
+		for (i = 0; i < ahead->nr; i++) {
+			if (ahead->syms[i].start < first)
+				first = ahead->syms[i].start;
+			if (ahead->syms[i].end > last)
+				last = ahead->syms[i].end;
+		}
+		assert_true(first < last);
+		keys = calloc(2 * (last - first) + 1, sizeof(*keys));
+		assert_non_null(keys);
+		/* every other key, from the end, then the same again */
+		for (key = last; key > first; key -= 2)
+			keys[nr++] = key - 1;
+		for (key = last; key > first; key -= 2)
+			keys[nr++] = key - 1;
+		pp_symtab_lines_ahead(ahead, keys, nr);
+		for (key = first > 16 ? first - 16 : 0; key < last + 16; key++) {
+			const char *fa = NULL, *fp = NULL, *wa = NULL, *wp = NULL;
+			unsigned la = 0, lp = 0;
+			int ra = pp_symtab_line(ahead, key, &fa, &la, &wa);
+			int rp = pp_symtab_line(plain, key, &fp, &lp, &wp);
+
+			if (ra != rp || la != lp || !fa != !fp || (fa && strcmp(fa, fp)) ||
+			    !wa != !wp || (wa && strcmp(wa, wp)))
+				fail_msg("%s, key 0x%" PRIx64 ": ahead %d %s:%u (%s), plain %d %s:%u (%s)",
+					 files[f], key, ra, fa ? fa : "-", la, wa ? wa : "-",
+					 rp, fp ? fp : "-", lp, wp ? wp : "-");
+		}
+		free(keys);
+		pp_symtab_free(ahead);
+		pp_symtab_free(plain);
+	}
+}
+
+/*
  * Allocation k failing, for every k: -ENOMEM and nothing leaked (ASan and
  * valgrind runs check that), or, once no allocation failed, the table a
  * plain load gives.
@@ -762,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_anon),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_lines_ahead),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_local_labels),
 		cmocka_unit_test(test_identify),
