@@ -17,6 +17,7 @@
 #ifndef PP_STACKS_H
 #define PP_STACKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,8 +27,11 @@
 struct pp_stack_frame {
 	size_t image;		/* into the profile's images; SIZE_MAX: an
 				 * image without samples of the profile */
-	const struct pp_sym *sym;	/* its symbol; NULL when image is SIZE_MAX */
-	const char *other;	/* image SIZE_MAX: how reports name the image */
+	union {			/* which one: by image (a frame is small:
+				 * stacks have hundreds of thousands) */
+		const struct pp_sym *sym;	/* image not SIZE_MAX: its symbol */
+		const char *other;	/* image SIZE_MAX: how reports name it */
+	};
 	uint64_t offset;	/* the frame's key in its image (the sampled
 				 * address, else a return address) */
 };
@@ -59,10 +63,14 @@ struct pp_stacks {
  * are threads, processes or CPUs (which stack files do not tell apart),
  * or the error of a file that
  * cannot be read (noted through n as unusable: the caller falls back on
- * the arcs).  Samples whose stacks did not fit a file are noted too.  Symbol tables are loaded on demand.  s is valid (maybe
- * empty) either way; release it with pp_stacks_release().
+ * the arcs).  Samples whose stacks did not fit a file are noted too.
+ * Symbol tables are loaded on demand.  alone: no other thread is busy,
+ * so a big file is read by two threads (a second one would only take the
+ * CPU from the busy one).  s is valid (maybe empty) either way; release
+ * it with pp_stacks_release().
  */
-int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n);
+int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, bool alone,
+		   struct pp_notes *n);
 /* why a profile has no whole stacks, for pp_stacks_load()'s error ret */
 const char *pp_stacks_why(int ret);
 void pp_stacks_release(struct pp_stacks *s);

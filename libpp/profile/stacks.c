@@ -9,10 +9,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libdb/odb_name.h"
 #include "libdb/odb_stacks.h"
@@ -198,39 +201,109 @@ static void add_stack(struct pp_stacks *s, struct pp_profile *p,
 		struct pp_stack_frame *f = &out->frames[i];
 
 		f->image = m->image;
-		f->other = m->other;
 		f->offset = st->frames[i].offset;
-		if (m->image != SIZE_MAX)
+		if (m->image == SIZE_MAX)
+			f->other = m->other;
+		else
 			f->sym = frame_sym(cache, p, m->image, f->offset);
 	}
 }
 
-static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stacks *f)
+/* stacks [from, to) of a stack file, read into out */
+struct part {
+	struct pp_stacks *out;
+	struct pp_profile *p;
+	const struct odb_stacks *f;
+	const struct image_map *map;
+	const size_t *ev_of_class;
+	size_t from, to;
+};
+
+static void *read_part(void *arg)
 {
-	struct odb_stack_frame *buf;
-	struct sym_cache_slot *cache;
-	struct image_map *map;
-	size_t *ev_of_class;
+	const struct part *pt = arg;
+	struct odb_stack_frame *buf = op_xcalloc(ODB_STACKS_MAX_FRAMES, sizeof(*buf));
+	struct sym_cache_slot *cache = op_xcalloc((size_t)1 << SYM_CACHE_BITS, sizeof(*cache));
 	size_t i;
 
-	buf = op_xcalloc(ODB_STACKS_MAX_FRAMES, sizeof(*buf));
-	cache = op_xcalloc((size_t)1 << SYM_CACHE_BITS, sizeof(*cache));
+	for (i = pt->from; i < pt->to; i++) {
+		struct odb_stack st;
+
+		odb_stacks_get(pt->f, i, &st, buf);
+		add_stack(pt->out, pt->p, &st, pt->map, pt->ev_of_class, cache);
+	}
+	free(buf);
+	free(cache);
+	return NULL;
+}
+
+/* the stacks and storage of t appended to s's (t is left empty) */
+static void take_stacks(struct pp_stacks *s, struct pp_stacks *t)
+{
+	if (s->nr + t->nr > s->alloc) {
+		s->alloc = s->nr + t->nr;
+		s->v = op_xreallocarray(s->v, s->alloc, sizeof(*s->v));
+	}
+	if (t->nr)
+		memcpy(&s->v[s->nr], t->v, t->nr * sizeof(*t->v));
+	s->nr += t->nr;
+	s->blocks = op_xreallocarray(s->blocks, s->nr_blocks + t->nr_blocks + 1,
+				     sizeof(*s->blocks));
+	if (t->nr_blocks)
+		memcpy(&s->blocks[s->nr_blocks], t->blocks, t->nr_blocks * sizeof(*t->blocks));
+	s->nr_blocks += t->nr_blocks;
+	free(t->v);
+	free(t->blocks);
+	memset(t, 0, sizeof(*t));
+}
+
+/* fewer stacks are read by one thread */
+#define SPLIT_STACKS 16384
+
+/*
+ * A file's stacks, resolved to symbols.  Many are read by two threads,
+ * each half the stacks in order with its own storage, and the second
+ * half is appended to the first: the same stacks in the same order as
+ * one thread gives.  The symbol tables are made first (pp_image_symtab()
+ * is not for threads); finding symbols in them is.
+ */
+static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stacks *f,
+		      bool alone)
+{
+	size_t nr = odb_stacks_nr_stacks(f), i;
+	struct part one = { s, p, f, NULL, NULL, 0, nr }, two;
+	struct pp_stacks second = { 0 };
+	struct image_map *map;
+	size_t *ev_of_class;
+	pthread_t tid;
+	bool threaded = false;
+
 	map = op_xcalloc(odb_stacks_nr_images(f) + 1, sizeof(*map));
-	for (i = 0; i < odb_stacks_nr_images(f); i++)
+	for (i = 0; i < odb_stacks_nr_images(f); i++) {
 		map_image(s, p, odb_stacks_image(f, i), &map[i]);
+		if (map[i].image != SIZE_MAX)
+			pp_image_symtab(p, map[i].image);
+	}
 	ev_of_class = op_xcalloc(p->nr_classes + 1, sizeof(*ev_of_class));
 	for (i = 0; i < p->nr_classes; i++)
 		ev_of_class[i] = event_of(f, &p->classes[i]);
-	for (i = 0; i < odb_stacks_nr_stacks(f); i++) {
-		struct odb_stack st;
-
-		odb_stacks_get(f, i, &st, buf);
-		add_stack(s, p, &st, map, ev_of_class, cache);
+	one.map = map;
+	one.ev_of_class = ev_of_class;
+	if (alone && nr >= SPLIT_STACKS && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		two = one;
+		two.out = &second;
+		two.from = one.to = nr / 2;
+		threaded = !pthread_create(&tid, NULL, read_part, &two);
+		if (!threaded)
+			one.to = nr;
+	}
+	read_part(&one);
+	if (threaded) {
+		pthread_join(tid, NULL);
+		take_stacks(s, &second);
 	}
 	s->dropped += odb_stacks_dropped(f);
 	s->nr_files++;
-	free(buf);
-	free(cache);
 	free(ev_of_class);
 	free(map);
 }
@@ -245,7 +318,8 @@ static bool seen_path(char **paths, size_t nr, const char *path)
 	return false;
 }
 
-int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n)
+int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, bool alone,
+		   struct pp_notes *n)
 {
 	char **paths = NULL;
 	size_t nr_paths = 0, i, j;
@@ -280,7 +354,7 @@ int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, struct pp_notes *n
 			ret = err;
 			break;
 		}
-		read_file(s, p, f);
+		read_file(s, p, f, alone);
 		odb_stacks_close(f);
 		ret = 0;
 	}

@@ -102,7 +102,8 @@ static void build_rows(struct pp_report *r, struct pp_side *s)
 
 	pp_rows_build(&s->rows, s->p, &ro);
 	if (needs(r, PP_NEEDS_STACKS))
-		s->stacks_ret = pp_stacks_load(&s->stacks, s->p, r->notes);
+		s->stacks_ret = pp_stacks_load(&s->stacks, s->p, !needs(r, PP_LINES_AHEAD),
+					       r->notes);
 	s->with_arcs = needs(r, PP_NEEDS_ARCS) &&
 		       (!needs(r, PP_NEEDS_STACKS) || s->stacks_ret);
 	if (s->with_arcs)

@@ -315,7 +315,7 @@ check 'mksamples.py writes the callgraph fixture session' mksession callgraph
 # and one of an application the profile does not have; in version 1 a
 # STACK record per stack, in version 2 the nodes of their prefix tree
 write_stacks() {
-	python3 "$top_srcdir/tests/tools/fixture_stacks.py" "$1" "$FIX/build/fixture_pie" "$2"
+	python3 "$top_srcdir/tests/tools/fixture_stacks.py" "$1" "$FIX/build/fixture_pie" "$2" ${3:-}
 }
 cat >gfold.want <<'GOLD'
 fixture_pie;[libx.so];compute_beta 1
@@ -359,5 +359,18 @@ check '... compute_alpha: self 12, total 12 (its recursion counted once)' \
 	test "$(cgcol compute_alpha 1) $(cgcol compute_alpha 3)" = "12 12"
 check '... compute_gamma: self 0, total 3' test "$(cgcol compute_gamma 1) $(cgcol compute_gamma 3)" = "0 3"
 check '... main: self 0, total 16' test "$(cgcol main 1) $(cgcol main 3)" = "0 16"
+
+# a big stack file (20 000 more distinct stacks in compute_alpha, one
+# sample each) is read by two threads, each half the stacks: the same
+# folded text and -c totals as one thread would give
+check 'the same stacks and 20 000 more' write_stacks out/callgraph 2 20000
+sed 's/^fixture_pie;main;run_all;compute_alpha 9$/fixture_pie;main;run_all;compute_alpha 20009/' \
+	gfold.want >gbig.want
+check 'opreport --format=folded on it exits 0' exits 0 gbig --format=folded --session-dir=out/callgraph
+check '... is the golden folded text, with 20009 in the line of those stacks' compare gbig.want gbig.out
+check 'opreport -c on it exits 0' exits 0 gcg -c --session-dir=out/callgraph
+check '... compute_alpha: self 20012, total 20012' \
+	test "$(cgcol compute_alpha 1) $(cgcol compute_alpha 3)" = "20012 20012"
+check '... main: self 0, total 20016' test "$(cgcol main 1) $(cgcol main 3)" = "0 20016"
 
 done_testing

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A stack file of known stacks beside the callgraph fixture session.
 
-    fixture_stacks.py SESSION_DIR FIXTURE_PIE [VERSION]
+    fixture_stacks.py SESSION_DIR FIXTURE_PIE [VERSION [MANY]]
 
 Writes SESSION_DIR/samples/current/stacks (oprofile-ng-session(5)) with
 frames at fixture_pie's symbols (mksamples.py's own lookup), one frame of
@@ -14,12 +14,18 @@ tree, in version 1 a STACK record per stack.  As folded stacks:
     fixture_pie;main;printf 4
     fixture_pie;main;run_all;compute_alpha 9
     fixture_pie;main;run_all;compute_alpha;compute_gamma;compute_alpha 3
+
+MANY (default 0) more stacks of one sample each, all distinct and all
+main;run_all;compute_alpha at other addresses in those functions: their
+line is then "fixture_pie;main;run_all;compute_alpha" 9 + MANY (a big
+stack file, such as readers split between threads).
 """
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mksamples
 cur, binary = sys.argv[1] + "/samples/current", sys.argv[2]
 version = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+many = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 app = libc = ev = None
 for d, _dirs, files in os.walk(cur):
     for f in files:
@@ -45,6 +51,22 @@ stacks = [
     (A, [(A, sym("compute_beta")), (X, 0x10)], 1),
     (O, [(O, 0x10)], 100),
 ]
+alpha, run_all, main = (mksamples.symbol_range(binary, n) for n in
+                        ("compute_alpha", "run_all", "main"))
+seen = {tuple(f) for _a, f, _n in stacks}
+k, want = 0, len(seen) + many
+assert many <= (alpha[1] - 2) * (run_all[1] - 2) * (main[1] - 2), "too many stacks"
+while len(seen) < want:
+    i = k
+    frames = []
+    for start, length in (alpha, run_all, main):
+        frames.append((A, start + 2 + i % (length - 2)))   # off the starts above
+        i //= length - 2
+    k += 1
+    if tuple(frames) in seen:
+        continue
+    seen.add(tuple(frames))
+    stacks.append((A, frames, 1))
 def rec(t, body):
     body += b"\0" * (-(8 + len(body)) % 8)
     return struct.pack("=II", t, 8 + len(body)) + body
@@ -68,5 +90,6 @@ for a, frames, n in stacks:
     nodes[p][3] += n
 for parent, image, offset, n in nodes:
     recs += struct.pack("=IIQQ", 4 | image << 8, parent, offset, n)
-hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", version, 1, len(recs), 1 << 20, 0) + b"\0" * 24
+hdr = b"OPSTACK\n" + struct.pack("=IIQQQ", version, 1, len(recs), max(1 << 20, 2 * len(recs)),
+                                  0) + b"\0" * 24
 open(cur + "/stacks", "wb").write(hdr + recs)
