@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -115,13 +116,15 @@ int op_read_all(int fd, void *data, size_t len, size_t *got)
 
 /*
  * Read the file open as fd as op_read_file() reads it (owned: only a
- * regular file of this user or root, as op_read_owned_file()); closes fd.
+ * regular file of this user or root, as op_read_owned_file()) into *buf
+ * of *cap bytes, grown as needed (a NULL *buf of 0 to start; the caller
+ * frees it, also on failure); closes fd.
  */
-static int read_fd(int fd, size_t max_size, bool owned, char **data, size_t *len)
+static int read_fd_into(int fd, size_t max_size, bool owned, char **buf, size_t *cap,
+			size_t *len)
 {
 	struct stat st;
-	char *buf = NULL;
-	size_t cap, got = 0;
+	size_t want, got = 0;
 	int ret;
 
 	if (fstat(fd, &st)) {
@@ -141,51 +144,76 @@ static int read_fd(int fd, size_t max_size, bool owned, char **data, size_t *len
 		ret = -EPERM;
 		goto out_close;
 	}
-	/* st_size is 0 for /proc files: read those in growing chunks */
-	cap = st.st_size > 0 ? (size_t)st.st_size : 4096;
+	/*
+	 * A byte more than the size: a read that comes short says the end was
+	 * reached (a buffer of exactly the size would be grown, copied and
+	 * read again to learn it).  st_size is 0 for /proc files: those are
+	 * read in growing chunks.
+	 */
+	want = st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX ? (size_t)st.st_size + 1 : 4096;
 	for (;;) {
 		size_t n;
-		char *p;
 
-		if (cap > max_size)
-			cap = max_size;
-		p = op_realloc(buf, cap + 1);
-		if (!p) {
-			ret = -ENOMEM;
-			goto out_free;
+		if (want > max_size)
+			want = max_size;
+		if (!*buf || *cap < want + 1) {
+			char *p = op_realloc(*buf, want + 1);
+
+			if (!p) {
+				ret = -ENOMEM;
+				goto out_close;
+			}
+			*buf = p;
+			*cap = want + 1;
 		}
-		buf = p;
-		ret = op_read_all(fd, buf + got, cap - got, &n);
+		ret = op_read_all(fd, *buf + got, want - got, &n);
 		if (ret)
-			goto out_free;
+			goto out_close;
 		got += n;
-		if (got < cap)
+		if (got < want)
 			break;
-		if (cap == max_size) {
+		if (want == max_size) {
 			char probe;
 
 			ret = op_read_all(fd, &probe, 1, &n);
 			if (ret)
-				goto out_free;
+				goto out_close;
 			if (n) {
 				ret = -EFBIG;
-				goto out_free;
+				goto out_close;
 			}
 			break;
 		}
-		if (!op_mul_size(cap, 2, &cap))
-			cap = max_size;
+		if (!op_mul_size(want, 2, &want))
+			want = max_size;
 	}
-	buf[got] = '\0';
-	*data = buf;
+	(*buf)[got] = '\0';
 	*len = got;
-	close(fd);
-	return 0;
-out_free:
-	free(buf);
 out_close:
 	close(fd);
 	return ret;
+}
+
+static int read_fd(int fd, size_t max_size, bool owned, char **data, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	int ret = read_fd_into(fd, max_size, owned, &buf, &cap, len);
+
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*data = buf;
+	return 0;
+}
+
+int op_read_file_at(int dirfd, const char *name, size_t max_size, char **buf, size_t *cap,
+		    size_t *len)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	return fd < 0 ? -errno : read_fd_into(fd, max_size, false, buf, cap, len);
 }
 
 int op_read_file(const char *path, size_t max_size, char **data, size_t *len)

@@ -35,6 +35,15 @@ int op_mkdir_parents(const char *path, mode_t mode);
 int op_read_file(const char *path, size_t max_size, char **data, size_t *len);
 
 /*
+ * op_read_file() of name in the directory open as dirfd, into *buf of
+ * *cap bytes, which is grown as needed and kept for the next call (start
+ * with NULL and 0; the caller frees it, also after a failure): for many
+ * files read one after the other, with one buffer.
+ */
+int op_read_file_at(int dirfd, const char *name, size_t max_size, char **buf, size_t *cap,
+		    size_t *len);
+
+/*
  * op_read_file() of a file that must be itself, not a symlink (-ELOOP):
  * a session's files, which the report tools never follow elsewhere
  */

@@ -334,26 +334,26 @@ struct dpkg_query {
 };
 
 /*
- * Is the list at path one of a package of a query still without one?
- * Each such query gets the package of the list.  0 or -ENOMEM.
+ * Is the list (in the directory open as dfd) one of a package of a query
+ * still without one?  Each such query gets the package of the list.  The
+ * list is read into *buf (*cap bytes, kept for the next list).  0 or
+ * -ENOMEM.
  */
-static int match_list(const char *path, const char *list, struct dpkg_query *q,
-		      size_t n, size_t *left)
+static int match_list(int dfd, const char *list, char **buf, size_t *cap,
+		      struct dpkg_query *q, size_t n, size_t *left)
 {
-	char *text;
 	size_t len, i;
-	int ret = op_read_file(path, DPKG_LIST_MAX, &text, &len);
+	int ret = op_read_file_at(dfd, list, DPKG_LIST_MAX, buf, cap, &len);
 
 	if (ret)
 		return ret == -ENOMEM ? ret : 0;	/* unreadable: it names nothing */
 	for (i = 0; !ret && i < n; i++) {
-		if (*q[i].pkg || !has_any_line(text, len, q[i].names, q[i].nr, q[i].tail_len))
+		if (*q[i].pkg || !has_any_line(*buf, len, q[i].names, q[i].nr, q[i].tail_len))
 			continue;
 		*q[i].pkg = package_of_list(list);
 		ret = *q[i].pkg ? 0 : -ENOMEM;
 		--*left;
 	}
-	free(text);
 	return ret;
 }
 
@@ -362,8 +362,8 @@ int pp_dpkg_packages(const char *info_dir, const char *const *paths, size_t n,
 {
 	const char *lists = info_dir ? info_dir : PP_DPKG_INFO;
 	struct dpkg_query *q = op_calloc(n + 1, sizeof(*q));
-	struct op_strbuf sb = OP_STRBUF_INIT;
-	size_t i, k, left = n;
+	char *buf = NULL;
+	size_t i, k, left = n, cap = 0;
 	struct dirent *de;
 	DIR *dir = NULL;
 	int ret = q ? 0 : -ENOMEM;
@@ -378,17 +378,17 @@ int pp_dpkg_packages(const char *info_dir, const char *const *paths, size_t n,
 	}
 	if (!ret && !(dir = opendir(lists)))
 		ret = -ENOENT;
-	/* one package ships a file: a query is done at the first list naming it */
+	/*
+	 * one package ships a file: a query is done at the first list naming
+	 * it; the lists are read by name in the directory, into one buffer
+	 */
 	while (!ret && left && (de = readdir(dir))) {
-		if (!is_list(de->d_name))
-			continue;
-		op_strbuf_reset(&sb);
-		op_strbuf_addf(&sb, "%s/%s", lists, de->d_name);
-		ret = op_strbuf_failed(&sb) ? -ENOMEM : match_list(sb.buf, de->d_name, q, n, &left);
+		if (is_list(de->d_name))
+			ret = match_list(dirfd(dir), de->d_name, &buf, &cap, q, n, &left);
 	}
 	if (dir)
 		closedir(dir);
-	op_strbuf_release(&sb);
+	free(buf);
 	for (i = 0; q && i < n; i++)
 		for (k = 0; k < q[i].nr; k++)
 			free(q[i].names[k]);

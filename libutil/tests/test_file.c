@@ -92,6 +92,48 @@ static void test_read_write(void **state)
 	assert_int_equal(op_write_file_atomic(p, "x", 1, 0644), -ENOENT);
 }
 
+/*
+ * op_read_file_at(): files one after the other into one buffer, grown
+ * for a bigger one and kept for a smaller one; the errors of
+ * op_read_file(), the buffer still the caller's
+ */
+static void test_read_at(void **state)
+{
+	struct op_testdir *dir = *state;
+	char p[PATH_MAX], big[5000];
+	char *buf = NULL;
+	size_t cap = 0, len, kept;
+	int dfd = open(dir->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	assert_true(dfd >= 0);
+	memset(big, 'b', sizeof(big));
+	op_testdir_file(dir, "big", p, sizeof(p));
+	assert_int_equal(op_write_file_atomic(p, big, sizeof(big), 0600), 0);
+	op_testdir_file(dir, "small", p, sizeof(p));
+	assert_int_equal(op_write_file_atomic(p, "abc", 3, 0600), 0);
+	assert_int_equal(op_read_file_at(dfd, "small", 100, &buf, &cap, &len), 0);
+	assert_int_equal(len, 3);
+	assert_string_equal(buf, "abc");
+	assert_int_equal(op_read_file_at(dfd, "big", 10000, &buf, &cap, &len), 0);
+	assert_int_equal(len, sizeof(big));
+	assert_true(cap > sizeof(big));
+	assert_memory_equal(buf, big, sizeof(big));
+	assert_int_equal(buf[len], '\0');
+	kept = cap;
+	assert_int_equal(op_read_file_at(dfd, "small", 100, &buf, &cap, &len), 0);
+	assert_int_equal(len, 3);
+	assert_string_equal(buf, "abc");
+	assert_int_equal(cap, kept);
+	assert_int_equal(op_read_file_at(dfd, "big", 100, &buf, &cap, &len), -EFBIG);
+	assert_int_equal(op_read_file_at(dfd, "missing", 100, &buf, &cap, &len), -ENOENT);
+	assert_int_equal(op_read_file_at(dfd, ".", 100, &buf, &cap, &len), -EISDIR);
+	/* /proc files: st_size 0, read in growing chunks */
+	assert_int_equal(op_read_file_at(AT_FDCWD, "/proc/self/maps", 1 << 20, &buf, &cap, &len), 0);
+	assert_true(len > 10 && strlen(buf) == len);
+	free(buf);
+	close(dfd);
+}
+
 static void test_remove_tree(void **state)
 {
 	struct op_testdir *dir = *state;
@@ -112,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_at, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_tree, setup, teardown),
 	};
 
