@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libpp/symbols/pp_dwarf_view.h"
 #include "libpp/symbols/symbols_int.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
@@ -77,6 +78,7 @@ struct abs_name {
 
 struct pp_lines {
 	Dwarf *dw;
+	struct pp_dwarf_view *view;	/* what dw reads, when not the file */
 	struct cu_range *ranges;	/* sorted by low; built on demand */
 	size_t nr_ranges;
 	bool ranges_built;
@@ -95,7 +97,16 @@ int pp_lines_open(const struct pp_elf *e, struct pp_lines **out)
 	l = op_calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	l->dw = dwarf_begin_elf((Elf *)e->elf, DWARF_C_READ, NULL);
+	/* compressed sections: the ones lines need, inflated here, when it can */
+	if (!pp_dwarf_view_make((Elf *)e->elf, &l->view)) {
+		l->dw = dwarf_begin_elf(pp_dwarf_view_elf(l->view), DWARF_C_READ, NULL);
+		if (!l->dw) {
+			pp_dwarf_view_free(l->view);
+			l->view = NULL;
+		}
+	}
+	if (!l->dw)
+		l->dw = dwarf_begin_elf((Elf *)e->elf, DWARF_C_READ, NULL);
 	if (!l->dw) {
 		free(l);
 		return -ENOENT;
@@ -136,6 +147,7 @@ void pp_lines_close(struct pp_lines *l)
 	op_hmap_for_each(&l->paths, free_value, NULL);
 	op_hmap_release(&l->paths);
 	dwarf_end(l->dw);
+	pp_dwarf_view_free(l->view);
 	free(l->ranges);
 	free(l);
 }

@@ -16,20 +16,16 @@
 
 #include "libpp/symbols/pp_plt.h"
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/fuzz_elf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pp_plt_entry *v;
-	char *copy = malloc(size + 1);	/* libelf may write to what it reads */
 	size_t nr, i;
-	Elf *elf;
+	char *copy;
+	Elf *elf = fuzz_elf_open(data, size, &copy);
 	int ret;
 
-	if (!copy)
-		return 0;
-	memcpy(copy, data, size);
-	elf_version(EV_CURRENT);
-	elf = elf_memory(copy, size);
 	if (elf) {
 		ret = pp_plt_x86_64(elf, &v, &nr);
 		if (ret && ret != -ENOTSUP && ret != -ENOMEM)
@@ -45,8 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free((char *)v[i].name);
 		if (!ret)
 			free(v);
-		elf_end(elf);
 	}
-	free(copy);
+	fuzz_elf_close(elf, copy);
 	return 0;
 }
