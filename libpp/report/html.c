@@ -13,6 +13,8 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,19 +120,29 @@ static void put_header(FILE *out, struct pp_report *r)
 	fputs("</header>\n", out);
 }
 
-static void put_flame(FILE *out, struct pp_report *r)
+/* the flame graph's data, made before the page is written */
+struct flame_data {
+	char *buf;
+	size_t len;
+	int ret;		/* pp_html_flame()'s */
+};
+
+static void make_flame(struct pp_report *r, struct flame_data *fd)
 {
-	struct pp_side *s = &r->sides[0];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
+	FILE *f = open_memstream(&fd->buf, &fd->len);
 
 	if (!f)
 		op_die(1, "out of memory");
-	ret = pp_html_flame(f, s);
+	fd->ret = pp_html_flame(f, &r->sides[0]);
 	if (fclose(f))
 		op_die(1, "out of memory");
+}
+
+static void put_flame(FILE *out, struct pp_report *r, struct flame_data *fd)
+{
+	struct pp_side *s = &r->sides[0];
+	int ret = fd->ret;
+
 	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n<p id=\"flame-source\">", out);
 	if (!ret)
 		fputs("Built from whole call stacks (the session's stack file).", out);
@@ -151,9 +163,18 @@ static void put_flame(FILE *out, struct pp_report *r)
 	      "height=\"200\" role=\"img\" aria-label=\"Flame graph\"></canvas><div id=\"flame-tip\" hidden></div></div>\n"
 	      "<div id=\"flame-state\" hidden></div>\n"
 	      "<script type=\"application/json\" id=\"flame-data\">", out);
-	fwrite(buf, 1, len, out);
+	fwrite(fd->buf, 1, fd->len, out);
 	fputs("</script>\n</section>\n", out);
-	free(buf);
+	free(fd->buf);
+}
+
+/* the header's notes on images, made by a thread while the flame is */
+static void *explain(void *arg)
+{
+	struct pp_report *r = arg;
+
+	pp_outside_explain(r, &r->sides[0]);
+	return NULL;
 }
 
 /* one symbol's annotation, as opannotate -a -s writes it, into f */
@@ -270,14 +291,22 @@ int pp_write_html(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct pp_side *s = &r->sides[0];
 	struct pp_lines_ahead *ahead;
+	struct flame_data fd = { 0 };
 	struct pp_ann a;
+	pthread_t tid;
+	bool threaded;
 
 	(void)err;
 	pp_ann_build(&a, r);
 	ahead = annotated_ahead(&a);
+	/* the header's DWARF and dpkg look-ups beside the flame graph's build */
+	threaded = !pthread_create(&tid, NULL, explain, r);
+	make_flame(r, &fd);
+	if (threaded)
+		pthread_join(tid, NULL);
 	put_head(out, r);
 	put_header(out, r);
-	put_flame(out, r);
+	put_flame(out, r, &fd);
 	pp_html_symbols(out, r, s);
 	pp_html_images(out, r, s);
 	put_annotation(out, &a);

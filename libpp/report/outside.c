@@ -88,6 +88,18 @@ static void explain_first(struct pp_side *s, const struct image_outside *v, size
 	free(tabs);
 }
 
+void pp_outside_explain(const struct pp_report *r, struct pp_side *s)
+{
+	struct image_outside *v;
+	size_t nr;
+
+	if (r->o->no_header || !s->rows.outside)
+		return;
+	nr = per_image(s, &v);
+	explain_first(s, v, nr);
+	free(v);
+}
+
 void pp_outside_header(FILE *out, const struct pp_report *r, struct pp_side *s)
 {
 	struct image_outside *v;

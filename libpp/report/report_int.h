@@ -107,6 +107,14 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
  * when every sample is in a named symbol
  */
 void pp_outside_header(FILE *out, const struct pp_report *r, struct pp_side *s);
+/*
+ * What pp_outside_header() will say of the images it names, made now
+ * (each table's reason for having no lines, from its DWARF and dpkg's
+ * file lists: some milliseconds), so that the header is then quick.
+ * Reads the rows and the tables' line information only: it may run in a
+ * thread of its own beside work on names and stacks.
+ */
+void pp_outside_explain(const struct pp_report *r, struct pp_side *s);
 
 /* the outputs (one file each) */
 int pp_write_summary(struct pp_report *r, FILE *out, struct op_err *err);
