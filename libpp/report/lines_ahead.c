@@ -23,7 +23,7 @@
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 
-/* a table to ready and the keys of its samples */
+/* a table to ready and the keys to look up in it */
 struct ahead_table {
 	struct pp_symtab *t;
 	uint64_t *keys;
@@ -32,33 +32,26 @@ struct ahead_table {
 
 struct pp_lines_ahead {
 	pthread_t tid;
-	struct ahead_table *v;
+	struct pp_profile *p;
+	size_t *images;			/* to ready, in order */
 	size_t nr;
+	bool calls;
 	bool stop;			/* atomic: ready no more */
 };
 
-static void *ready_all(void *arg)
-{
-	struct pp_lines_ahead *la = arg;
-	size_t i;
-
-	for (i = 0; i < la->nr && !__atomic_load_n(&la->stop, __ATOMIC_RELAXED); i++)
-		pp_symtab_lines_ahead(la->v[i].t, la->v[i].keys, la->v[i].nr_keys);
-	return NULL;
-}
-
 /*
- * image's table, made now if need be, and the keys of its groups; with
- * calls, then the call sites in it and the callees' keys of the loaded
- * {cg} groups; then the start of each key's symbol (where reports place
- * a function)
+ * image's table (made by pp_lines_ahead_start()) and the keys of its
+ * groups; with calls, then the call sites in it and the callees' keys of
+ * the loaded {cg} groups; then the start of each key's symbol (where
+ * reports place a function).  Reads only what the report's thread leaves
+ * alone: the groups' keys and the table's symbols.
  */
 static void table_of(struct pp_profile *p, size_t image, bool calls, struct ahead_table *a)
 {
 	const struct pp_image *im = &p->images[image];
 	size_t k, j, n = 0, nr;
 
-	a->t = pp_image_symtab(p, image);
+	a->t = im->symtab;
 	for (k = 0; k < im->nr_groups; k++)
 		n += p->groups[im->groups[k]].nr_kc;
 	for (k = 0; calls && k < p->nr_cg; k++)
@@ -91,13 +84,29 @@ static void table_of(struct pp_profile *p, size_t image, bool calls, struct ahea
 	}
 }
 
-static void free_tables(struct pp_lines_ahead *la)
+/*
+ * The thread: each image's keys gathered (here, not by the caller: for
+ * the kernel and a big stripped program, hundreds of thousands that
+ * turn out to have no lines), then looked up
+ */
+static void *ready_all(void *arg)
 {
+	struct pp_lines_ahead *la = arg;
 	size_t i;
 
-	for (i = 0; i < la->nr; i++)
-		free(la->v[i].keys);
-	free(la->v);
+	for (i = 0; i < la->nr && !__atomic_load_n(&la->stop, __ATOMIC_RELAXED); i++) {
+		struct ahead_table a = { 0 };
+
+		table_of(la->p, la->images[i], la->calls, &a);
+		pp_symtab_lines_ahead(a.t, a.keys, a.nr_keys);
+		free(a.keys);
+	}
+	return NULL;
+}
+
+static void free_tables(struct pp_lines_ahead *la)
+{
+	free(la->images);
 	free(la);
 }
 
@@ -110,9 +119,13 @@ struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *
 	if (!nr)
 		return NULL;
 	la = op_xcalloc(1, sizeof(*la));
-	la->v = op_xcalloc(nr, sizeof(*la->v));
+	la->p = p;
+	la->calls = calls;
+	la->images = op_xcalloc(nr, sizeof(*la->images));
+	/* the tables made here: pp_image_symtab() is not for threads */
 	for (i = 0; i < nr; i++)
-		table_of(p, images[i], calls, &la->v[la->nr++]);
+		if (pp_image_symtab(p, images[i]))
+			la->images[la->nr++] = images[i];
 	if (pthread_create(&la->tid, NULL, ready_all, la)) {
 		free_tables(la);	/* no thread: each opens when first used */
 		return NULL;
