@@ -13,8 +13,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,14 +166,6 @@ static void put_flame(FILE *out, struct pp_report *r, struct flame_data *fd)
 	free(fd->buf);
 }
 
-/* the header's notes on images, made by a thread while the flame is */
-static void *explain(void *arg)
-{
-	struct pp_report *r = arg;
-
-	pp_outside_explain(r, &r->sides[0]);
-	return NULL;
-}
 
 /* one symbol's annotation, as opannotate -a -s writes it, into f */
 struct one_sym {
@@ -194,11 +184,20 @@ static void annotate_one(FILE *f, void *data)
 	pp_annotate_asm(&one, f, NULL);
 }
 
+/* the header's notes on images (pp_outside_explain()), for a thread */
+static void explain(void *arg)
+{
+	struct pp_report *r = arg;
+
+	pp_outside_explain(r, &r->sides[0]);
+}
+
 /*
  * The line information of the images of the symbols put_annotation()
- * annotates, opened by a thread while the page's other parts are written
+ * annotates, opened by a thread while the page's other parts are written;
+ * the thread first makes the header's notes (explain())
  */
-static struct pp_lines_ahead *annotated_ahead(const struct pp_ann *a)
+static struct pp_lines_ahead *annotated_ahead(const struct pp_ann *a, struct pp_report *r)
 {
 	size_t images[NR_ANNOTATED], i, k, n = 0, named = 0;
 
@@ -211,7 +210,7 @@ static struct pp_lines_ahead *annotated_ahead(const struct pp_ann *a)
 		if (k == n)
 			images[n++] = a->syms[i].image;
 	}
-	return pp_lines_ahead_start(a->p, images, n, false);
+	return pp_lines_ahead_start_after(a->p, images, n, false, explain, r);
 }
 
 /* the NR_ANNOTATED hottest named symbols of a, as opannotate shows them */
@@ -293,17 +292,13 @@ int pp_write_html(struct pp_report *r, FILE *out, struct op_err *err)
 	struct pp_lines_ahead *ahead;
 	struct flame_data fd = { 0 };
 	struct pp_ann a;
-	pthread_t tid;
-	bool threaded;
 
 	(void)err;
 	pp_ann_build(&a, r);
-	ahead = annotated_ahead(&a);
 	/* the header's DWARF and dpkg look-ups beside the flame graph's build */
-	threaded = !pthread_create(&tid, NULL, explain, r);
+	ahead = annotated_ahead(&a, r);
 	make_flame(r, &fd);
-	if (threaded)
-		pthread_join(tid, NULL);
+	pp_lines_ahead_first_done(ahead);	/* without a thread, the header makes them */
 	put_head(out, r);
 	put_header(out, r);
 	put_flame(out, r, &fd);

@@ -6,12 +6,14 @@
  * will be needed and looks up the lines of their sampled keys
  * (pp_symtab_lines_ahead()), while the caller goes on with the rows, the
  * stacks and the output.  Opening is most of what source lines cost
- * (libdw inflates a distribution's compressed debug sections whole at
- * dwarf_begin_elf(): libc6-dbg's take 33 ms here), then decoding the line
- * table of each compile unit looked into.  A table the caller reaches
- * first waits for the thread to be done with it, or is opened by the
- * caller if the thread has not started on it (its lookups are then the
- * caller's); the thread stops at the next table once told to.
+ * (the needed debug sections inflated: 11 ms for libc6-dbg's), then
+ * decoding the line table of each compile unit looked into.  A table the
+ * caller reaches first waits for the thread to be done with it, or is
+ * opened by the caller if the thread has not started on it (its lookups
+ * are then the caller's); the thread stops at the next table once told
+ * to.  The thread may first run one other task the caller will wait for
+ * (the HTML header's notes): one helper thread, not two, since on two
+ * CPUs a third thread slows the caller's.
  */
 #include "config.h"
 
@@ -37,6 +39,11 @@ struct pp_lines_ahead {
 	size_t nr;
 	bool calls;
 	bool stop;			/* atomic: ready no more */
+	void (*first)(void *arg);	/* run before the tables, or NULL */
+	void *first_arg;
+	pthread_mutex_t lock;		/* guards first_done */
+	pthread_cond_t done;
+	bool first_done;
 };
 
 /*
@@ -94,6 +101,12 @@ static void *ready_all(void *arg)
 	struct pp_lines_ahead *la = arg;
 	size_t i;
 
+	if (la->first)
+		la->first(la->first_arg);
+	pthread_mutex_lock(&la->lock);
+	la->first_done = true;
+	pthread_cond_broadcast(&la->done);
+	pthread_mutex_unlock(&la->lock);
 	for (i = 0; i < la->nr && !__atomic_load_n(&la->stop, __ATOMIC_RELAXED); i++) {
 		struct ahead_table a = { 0 };
 
@@ -106,22 +119,29 @@ static void *ready_all(void *arg)
 
 static void free_tables(struct pp_lines_ahead *la)
 {
+	pthread_cond_destroy(&la->done);
+	pthread_mutex_destroy(&la->lock);
 	free(la->images);
 	free(la);
 }
 
-struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *images,
-					    size_t nr, bool calls)
+struct pp_lines_ahead *pp_lines_ahead_start_after(struct pp_profile *p, const size_t *images,
+						  size_t nr, bool calls,
+						  void (*first)(void *arg), void *arg)
 {
 	struct pp_lines_ahead *la;
 	size_t i;
 
-	if (!nr)
+	if (!nr && !first)
 		return NULL;
 	la = op_xcalloc(1, sizeof(*la));
 	la->p = p;
 	la->calls = calls;
-	la->images = op_xcalloc(nr, sizeof(*la->images));
+	la->first = first;
+	la->first_arg = arg;
+	pthread_mutex_init(&la->lock, NULL);
+	pthread_cond_init(&la->done, NULL);
+	la->images = op_xcalloc(nr + 1, sizeof(*la->images));
 	/* the tables made here: pp_image_symtab() is not for threads */
 	for (i = 0; i < nr; i++)
 		if (pp_image_symtab(p, images[i]))
@@ -131,6 +151,23 @@ struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *
 		return NULL;
 	}
 	return la;
+}
+
+struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *images,
+					    size_t nr, bool calls)
+{
+	return pp_lines_ahead_start_after(p, images, nr, calls, NULL, NULL);
+}
+
+bool pp_lines_ahead_first_done(struct pp_lines_ahead *la)
+{
+	if (!la)
+		return false;
+	pthread_mutex_lock(&la->lock);
+	while (!la->first_done)
+		pthread_cond_wait(&la->done, &la->lock);
+	pthread_mutex_unlock(&la->lock);
+	return true;
 }
 
 void pp_lines_ahead_end(struct pp_lines_ahead *la)

@@ -223,6 +223,17 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err);
 struct pp_lines_ahead;
 struct pp_lines_ahead *pp_lines_ahead_start(struct pp_profile *p, const size_t *images,
 					    size_t nr, bool calls);
+/*
+ * The same, the thread first running first(arg) (then NULL only when no
+ * thread could start: the caller runs first() itself).  One helper
+ * thread for both rather than two: on two CPUs a third thread slows the
+ * report's.  pp_lines_ahead_first_done() waits until first() has run and
+ * returns true, or returns false at once for NULL.
+ */
+struct pp_lines_ahead *pp_lines_ahead_start_after(struct pp_profile *p, const size_t *images,
+						  size_t nr, bool calls,
+						  void (*first)(void *arg), void *arg);
+bool pp_lines_ahead_first_done(struct pp_lines_ahead *la);
 void pp_lines_ahead_end(struct pp_lines_ahead *la);
 
 /* the one-page HTML report (html.c) */
