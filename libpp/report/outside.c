@@ -19,14 +19,9 @@
 /* images named with their hints, most outside samples first */
 #define MAX_HINTS 8
 
-struct image_outside {
-	size_t image;
-	uint64_t count;
-};
-
-static int by_count(const void *a, const void *b)
+int pp_image_count_cmp(const void *a, const void *b)
 {
-	const struct image_outside *x = a, *y = b;
+	const struct pp_image_count *x = a, *y = b;
 
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
@@ -34,9 +29,9 @@ static int by_count(const void *a, const void *b)
 }
 
 /* per image: its samples in gap rows (all classes), images with some */
-static size_t per_image(const struct pp_side *s, struct image_outside **out)
+static size_t per_image(const struct pp_side *s, struct pp_image_count **out)
 {
-	struct image_outside *v = op_xcalloc(s->p->nr_images + 1, sizeof(*v));
+	struct pp_image_count *v = op_xcalloc(s->p->nr_images + 1, sizeof(*v));
 	size_t i, c, nr = 0;
 
 	for (i = 0; i < s->p->nr_images; i++)
@@ -49,7 +44,7 @@ static size_t per_image(const struct pp_side *s, struct image_outside **out)
 		for (c = 0; c < s->rows.nr_classes; c++)
 			v[row->image].count += row->counts[c];
 	}
-	qsort(v, s->p->nr_images, sizeof(*v), by_count);
+	qsort(v, s->p->nr_images, sizeof(*v), pp_image_count_cmp);
 	while (nr < s->p->nr_images && v[nr].count)
 		nr++;
 	*out = v;
@@ -72,7 +67,7 @@ static const char *hint(struct pp_side *s, size_t image)
  * of v with a .dynsym table or none), made at once: each is looked for in
  * dpkg's file lists, which are read once for all
  */
-static void explain_first(struct pp_side *s, const struct image_outside *v, size_t nr)
+static void explain_first(struct pp_side *s, const struct pp_image_count *v, size_t nr)
 {
 	struct pp_symtab **tabs = op_xcalloc(MAX_HINTS + 2, sizeof(*tabs));
 	size_t i, n = 0;
@@ -90,7 +85,7 @@ static void explain_first(struct pp_side *s, const struct image_outside *v, size
 
 void pp_outside_explain(const struct pp_report *r, struct pp_side *s)
 {
-	struct image_outside *v;
+	struct pp_image_count *v;
 	size_t nr;
 
 	if (r->o->no_header || !s->rows.outside)
@@ -102,7 +97,7 @@ void pp_outside_explain(const struct pp_report *r, struct pp_side *s)
 
 void pp_outside_header(FILE *out, const struct pp_report *r, struct pp_side *s)
 {
-	struct image_outside *v;
+	struct pp_image_count *v;
 	uint64_t outside = 0, all = 0;
 	size_t nr, i, c, hints = 0;
 

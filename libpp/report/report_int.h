@@ -101,6 +101,14 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 		      const struct pp_session_info *info,
 		      const struct pp_report_opts *o);
 
+/* an image and a count of its samples, to order images by (outside.c) */
+struct pp_image_count {
+	size_t image;
+	uint64_t count;
+};
+/* for qsort(): the biggest count first, ties by image */
+int pp_image_count_cmp(const void *a, const void *b);
+
 /*
  * Header notes on the samples outside every named symbol (gap rows) and
  * what would name them, once per image (outside.c); nothing with -n or

@@ -62,20 +62,6 @@ static int nothing_selected(const struct pp_report *r, struct op_err *err)
 	return PP_REPORT_ERR_NOTHING;
 }
 
-struct by_samples {
-	size_t image;
-	uint64_t samples;
-};
-
-static int most_samples(const void *a, const void *b)
-{
-	const struct by_samples *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples < y->samples ? 1 : -1;
-	return x->image < y->image ? -1 : x->image > y->image;
-}
-
 /*
  * PP_LINES_AHEAD: p's images with samples, most samples first; with the
  * call sites of the {cg} groups the arcs will take (loaded here) when
@@ -84,7 +70,7 @@ static int most_samples(const void *a, const void *b)
 static struct pp_lines_ahead *every_image_ahead(struct pp_report *r, struct pp_profile *p)
 {
 	bool calls = r->output->needs & PP_NEEDS_ARCS;
-	struct by_samples *v = op_xcalloc(p->nr_images + 1, sizeof(*v));
+	struct pp_image_count *v = op_xcalloc(p->nr_images + 1, sizeof(*v));
 	size_t *images = op_xcalloc(p->nr_images + 1, sizeof(*images));
 	unsigned char *seen = op_xcalloc(p->nr_images + 1, 1);
 	struct pp_lines_ahead *la;
@@ -97,10 +83,10 @@ static struct pp_lines_ahead *every_image_ahead(struct pp_report *r, struct pp_p
 			continue;
 		v[n].image = i;
 		for (k = 0; k < im->nr_groups; k++)
-			v[n].samples += p->groups[im->groups[k]].total;
+			v[n].count += p->groups[im->groups[k]].total;
 		n++;
 	}
-	qsort(v, n, sizeof(*v), most_samples);
+	qsort(v, n, sizeof(*v), pp_image_count_cmp);
 	for (i = 0; i < n; i++)
 		images[i] = v[i].image;
 	for (i = 0; calls && i < p->nr_cg; i++) {

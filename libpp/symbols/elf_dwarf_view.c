@@ -52,7 +52,7 @@ struct pp_dwarf_view {
 
 /* a section of the image: where its bytes come from */
 struct part {
-	const char *name;
+	bool present;			/* the file has the section */
 	Elf64_Shdr shdr;		/* the file's, its sh_size the inflated one */
 	const unsigned char *src;	/* the file's bytes of it */
 	size_t src_size;
@@ -64,27 +64,25 @@ static int needed_index(const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < NR_NEEDED; i++)
+	for (i = 0; i < NR_NEEDED; i++)
 		if (!strcmp(name, needed[i]))
 			return (int)i;
 	return -1;
 }
 
 /*
- * The sections of elf to put in the image, in parts[NR_NEEDED] by name;
- * -ENOTSUP when the image would not do (or would gain nothing: nothing
- * compressed)
+ * The sections of elf (its header eh) to put in the image, in
+ * parts[NR_NEEDED] by name; -ENOTSUP when the image would not do (or
+ * would gain nothing: nothing compressed)
  */
-static int pick(Elf *elf, struct part *parts, bool *any_compressed)
+static int pick(Elf *elf, const GElf_Ehdr *eh, struct part *parts)
 {
-	GElf_Ehdr eh;
+	bool any_compressed = false;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 
-	*any_compressed = false;
-	if (!gelf_getehdr(elf, &eh) ||
-	    eh.e_ident[EI_DATA] != (BYTE_ORDER == LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB) ||
-	    eh.e_type == ET_REL || elf_getshdrstrndx(elf, &shstrndx))
+	if (eh->e_ident[EI_DATA] != (BYTE_ORDER == LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB) ||
+	    eh->e_type == ET_REL || elf_getshdrstrndx(elf, &shstrndx))
 		return -ENOTSUP;
 	while ((scn = elf_nextscn(elf, scn))) {
 		/* a copy: a hostile file's headers may be misaligned in memory */
@@ -102,12 +100,12 @@ static int pick(Elf *elf, struct part *parts, bool *any_compressed)
 		k = needed_index(name);
 		if (k < 0 || sh->sh_type == SHT_NOBITS)
 			continue;
-		if (parts[k].name)
+		if (parts[k].present)
 			return -ENOTSUP;	/* twice: let libdw judge */
 		raw = elf_rawdata(scn, NULL);
 		if (!raw || (!raw->d_buf && raw->d_size))
 			return -ENOTSUP;
-		parts[k].name = name;
+		parts[k].present = true;
 		parts[k].shdr = *sh;
 		parts[k].src = raw->d_buf;
 		parts[k].src_size = raw->d_size;
@@ -124,12 +122,12 @@ static int pick(Elf *elf, struct part *parts, bool *any_compressed)
 			parts[k].shdr.sh_addralign = ch.ch_addralign;
 			parts[k].shdr.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
 			parts[k].zlib = true;
-			*any_compressed = true;
+			any_compressed = true;
 		} else if (raw->d_size != sh->sh_size) {
 			return -ENOTSUP;
 		}
 	}
-	return *any_compressed && parts[0].name ? 0 : -ENOTSUP;
+	return any_compressed && parts[0].present ? 0 : -ENOTSUP;
 }
 
 /* the bytes of part p at dst (its inflated size): 0 or -EINVAL */
@@ -161,17 +159,17 @@ int pp_dwarf_view_make(Elf *elf, struct pp_dwarf_view **out)
 	size_t i, n = 0, name_at = 1;
 	Elf64_Ehdr *neh;
 	Elf64_Shdr *sh;
-	bool compressed;
 	int ret;
 
 	*out = NULL;
-	if (elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64)
+	if (elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64 ||
+	    !gelf_getehdr(elf, &eh))
 		return -ENOTSUP;
-	ret = pick(elf, parts, &compressed);
-	if (ret || !gelf_getehdr(elf, &eh))
-		return ret ? ret : -ENOTSUP;
+	ret = pick(elf, &eh, parts);
+	if (ret)
+		return ret;
 	for (i = 0; i < NR_NEEDED; i++) {
-		if (!parts[i].name)
+		if (!parts[i].present)
 			continue;
 		parts[i].offset = at;
 		at = align8(at + parts[i].shdr.sh_size);
@@ -205,7 +203,7 @@ int pp_dwarf_view_make(Elf *elf, struct pp_dwarf_view **out)
 	for (i = 0, n = 0; i < NR_NEEDED; i++) {
 		Elf64_Shdr *s;
 
-		if (!parts[i].name)
+		if (!parts[i].present)
 			continue;
 		ret = fill(d, &parts[i], v->image + parts[i].offset);
 		if (ret)
