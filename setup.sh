@@ -24,7 +24,7 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 PACKAGES="build-essential autoconf automake libtool pkg-config git
 	libelf-dev libdw-dev elfutils libpopt-dev libpfm4-dev binutils-dev
 	libiberty-dev libcmocka-dev python3 libc6-dbg valgrind libxml2-utils
-	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev"
+	libprotobuf-c-dev protobuf-c-compiler libdeflate-dev"
 # what the tests profile and compare with: real, stripped Debian programs
 # and perf as an oracle of the same run; the readers of the exports:
 # go tool pprof (golang-go) and a headless browser for the HTML report

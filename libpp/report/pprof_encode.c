@@ -3,8 +3,8 @@
  * opreport --format=pprof, the writing half: the plain arrays of struct
  * pp_pprof (report_int.h) as a Perftools__Profiles__Profile message
  * (profile.proto, through the code protoc-c makes of it), packed and
- * gzip-compressed on the way out.  The only user of protobuf-c and of
- * zlib: pprof.c decides what the profile holds.
+ * gzip-compressed on the way out.  The only user of protobuf-c, and of
+ * libdeflate's compressor: pprof.c decides what the profile holds.
  *
  * The message points into the arrays rather than copying them; only the
  * per-item message structs and their pointer arrays are made here, a
@@ -12,12 +12,12 @@
  * whole in memory.
  *
  * Two threads, the caller and one more, take the parts in turn: each
- * packs a part and deflates it on its own, as raw deflate ended on a byte
- * boundary (Z_SYNC_FLUSH), and the pieces are written in part order, so
- * they join into one deflate stream whatever thread made which.  The gzip
- * header and trailer around them are written here: the trailer's crc32
- * is the parts' crc32s joined with crc32_combine().  The bytes out do not
- * depend on the threads: without the second one they are the same.
+ * packs a part and compresses it on its own into one gzip member
+ * (libdeflate), and the members are written in part order.  A gzip file
+ * is a series of members (RFC 1952, 2.2) that readers join into one
+ * stream (gzip -d, go's compress/gzip, Python's gzip): the message read
+ * back is the concatenation of the parts.  The bytes out do not depend on
+ * the threads: without the second one they are the same.
  */
 #include "config.h"
 
@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libdeflate.h>
 #include <protobuf-c/protobuf-c.h>
-#include <zlib.h>
 
 #include "libpp/report/profile.pb-c.h"
 #include "libpp/report/report_int.h"
@@ -196,15 +196,13 @@ struct encoder;
 /* what one thread needs to pack and deflate a part, owned by that thread */
 struct packer {
 	struct encoder *e;
-	z_stream z;
-	bool z_ready;			/* z initialised */
+	struct libdeflate_compressor *c;
 	struct part_structs ps;
 	uint8_t *packed;		/* the part packed */
 	size_t packed_size;		/* bytes allocated there */
-	unsigned char *deflated;	/* and deflated */
-	size_t deflated_size, deflated_len;
 	size_t len;			/* packed bytes */
-	uLong crc;			/* their crc32 */
+	unsigned char *deflated;	/* and compressed, as a gzip member */
+	size_t deflated_size, deflated_len;
 };
 
 /* the parts, the threads taking them in turn, and the gzip stream out */
@@ -219,12 +217,11 @@ struct encoder {
 	int err;			/* the first error: -EIO or -ENOMEM */
 	/* below: only the thread whose turn it is touches them */
 	FILE *out;
-	uLong crc;			/* of the packed bytes written so far */
-	uint32_t isize;			/* and their number, mod 2^32 */
+	bool wrote;			/* a member is out */
 	struct packer packers[2];	/* [0] for the caller */
 };
 
-/* part packed whole into w->packed, with its size and crc32 */
+/* part packed whole into w->packed, with its size */
 static void pack(struct packer *w, const Perftools__Profiles__Profile *part)
 {
 	size_t len = perftools__profiles__profile__get_packed_size(part);
@@ -235,56 +232,23 @@ static void pack(struct packer *w, const Perftools__Profiles__Profile *part)
 	}
 	perftools__profiles__profile__pack(part, w->packed);
 	w->len = len;
-	w->crc = crc32_z(0, w->packed, len);
 }
 
-/*
- * w->packed deflated into w->deflated, ended on a byte boundary by an
- * empty stored block so that the next part's piece can follow it
- */
+/* w->packed as a gzip member in w->deflated (nothing when it is empty) */
 static int deflate_packed(struct packer *w)
 {
-	const uint8_t *data = w->packed;
-	size_t left = w->len;
-	uLong bound = deflateBound(&w->z, w->len) + 16;
-	int ret;
+	size_t bound = libdeflate_gzip_compress_bound(w->c, w->len);
 
 	w->deflated_len = 0;
-	if (!left)
+	if (!w->len)
 		return 0;
-	if (deflateReset(&w->z) != Z_OK)
-		return -EIO;
 	if (bound > w->deflated_size) {
 		w->deflated = op_xrealloc(w->deflated, bound);
 		w->deflated_size = bound;
 	}
-	do {
-		/* avail_in is 32 bits wide: feed a large part in pieces */
-		uInt n = left > (1u << 30) ? 1u << 30 : (uInt)left;
-
-		w->z.next_in = (Bytef *)(uintptr_t)data;
-		w->z.avail_in = n;
-		data += n;
-		left -= n;
-		do {
-			size_t room = w->deflated_size - w->deflated_len;
-
-			if (!room) {
-				w->deflated_size *= 2;
-				w->deflated = op_xrealloc(w->deflated, w->deflated_size);
-				room = w->deflated_size - w->deflated_len;
-			}
-			if (room > UINT32_MAX)
-				room = UINT32_MAX;
-			w->z.next_out = w->deflated + w->deflated_len;
-			w->z.avail_out = (uInt)room;
-			ret = deflate(&w->z, left ? Z_NO_FLUSH : Z_SYNC_FLUSH);
-			if (ret == Z_STREAM_ERROR)
-				return -EIO;
-			w->deflated_len += room - w->z.avail_out;
-		} while (w->z.avail_out == 0);
-	} while (left);
-	return 0;
+	w->deflated_len = libdeflate_gzip_compress(w->c, w->packed, w->len, w->deflated,
+						   w->deflated_size);
+	return w->deflated_len ? 0 : -EIO;
 }
 
 static void fill_strings(Perftools__Profiles__Profile *part, struct part_structs *ps,
@@ -376,8 +340,9 @@ static int write_bytes(struct encoder *e, const void *data, size_t len)
 /* w's part written out, its turn come */
 static int write_part(struct encoder *e, const struct packer *w)
 {
-	e->crc = crc32_combine(e->crc, w->crc, (z_off_t)w->len);
-	e->isize += (uint32_t)w->len;
+	if (!w->deflated_len)
+		return 0;
+	e->wrote = true;
 	return write_bytes(e, w->deflated, w->deflated_len);
 }
 
@@ -423,26 +388,22 @@ static void *encode_in_thread(void *arg)
 }
 
 /*
- * w's raw deflate stream: no header of zlib's, a window of 2^15 bytes.
- * The fastest level: on 100k distinct stacks it takes a third off the
- * export's time for a file 7 % larger than the default level's.
+ * The fastest level: on 100k distinct stacks, libdeflate's level 1 takes
+ * half of zlib's level 1 time for a file 4 % smaller, and zlib's level 1
+ * took a third off the export's time for a file 7 % larger than zlib's
+ * default level's.
  */
 static int packer_init(struct packer *w, struct encoder *e)
 {
-	int ret;
-
 	w->e = e;
-	ret = deflateInit2(&w->z, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
-	if (ret != Z_OK)
-		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
-	w->z_ready = true;
-	return 0;
+	w->c = libdeflate_alloc_compressor(1);
+	return w->c ? 0 : -ENOMEM;
 }
 
 static void packer_release(struct packer *w)
 {
-	if (w->z_ready)
-		deflateEnd(&w->z);
+	if (w->c)
+		libdeflate_free_compressor(w->c);
 	free(w->packed);
 	free(w->deflated);
 	free(w->ps.types);
@@ -450,23 +411,20 @@ static void packer_release(struct packer *w)
 	free(w->ps.comments);
 }
 
-/* gzip's header: deflate, no name, no time, the fastest level, Unix */
-static const unsigned char gzip_header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
-
-/*
- * after the last part: an empty fixed-Huffman block marked final, then
- * gzip's trailer, the crc32 and the size of what was compressed
- */
-static int write_end(struct encoder *e)
+/* a profile of nothing at all: one empty member, so the file is gzip */
+static int write_empty(struct encoder *e)
 {
-	unsigned char end[10] = { 0x03, 0x00 };
-	int i;
+	struct packer *w = &e->packers[0];
 
-	for (i = 0; i < 4; i++) {
-		end[2 + i] = (unsigned char)(e->crc >> (8 * i));
-		end[6 + i] = (unsigned char)(e->isize >> (8 * i));
+	w->len = 0;
+	if (!w->deflated_size) {
+		w->deflated_size = libdeflate_gzip_compress_bound(w->c, 0);
+		w->deflated = op_xrealloc(w->deflated, w->deflated_size);
 	}
-	return write_bytes(e, end, sizeof(end));
+	w->deflated_len = libdeflate_gzip_compress(w->c, "", 0, w->deflated, w->deflated_size);
+	if (!w->deflated_len)
+		return -EIO;
+	return write_bytes(e, w->deflated, w->deflated_len);
 }
 
 int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
@@ -479,26 +437,23 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 	e = op_xcalloc(1, sizeof(*e));
 	e->m = m;
 	e->out = out;
-	e->crc = crc32(0, NULL, 0);
 	ret = packer_init(&e->packers[0], e);
 	if (ret) {
-		op_err_set(err, "cannot start the gzip compression: %s",
-			   ret == -ENOMEM ? "out of memory" : "zlib refused");
+		op_err_set(err, "cannot start the gzip compression: out of memory");
 		free(e);
 		return ret;
 	}
 	plan_profile(e, m);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->written, NULL);
-	e->err = write_bytes(e, gzip_header, sizeof(gzip_header));
 	/* the second thread's own stream; without it the caller does it all */
 	threaded = e->nr_parts > 2 && !packer_init(&e->packers[1], e) &&
 		   !pthread_create(&tid, NULL, encode_in_thread, &e->packers[1]);
 	encode_parts(e, &e->packers[0]);
 	if (threaded)
 		pthread_join(tid, NULL);
-	if (!e->err)
-		e->err = write_end(e);
+	if (!e->err && !e->wrote)
+		e->err = write_empty(e);
 	ret = e->err;
 	if (ret)
 		op_err_set(err, "cannot write the profile");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * opreport --format=pprof, read back with protobuf-c and zlib:
+ * opreport --format=pprof, read back with protobuf-c and libdeflate:
  *  - pp_pprof_encode() of a profile made by hand: a gzip stream whose
  *    message has every id, string, value, label, comment and period as
  *    given, and a stream that cannot be written is -EIO;
@@ -21,40 +21,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include "libpp/report/profile.pb-c.h"
 #include "libpp/report/report_int.h"
 #include "libpp/report/tests/pp_test_report.h"
 
-/* the message in gzip bytes gz[0..len); caller frees with ..._free_unpacked() */
+/* the gzip members the last decode() read */
+static size_t members_read;
+
+/*
+ * The message in gzip bytes gz[0..len), members and all (the encoder
+ * writes one per part); caller frees with ..._free_unpacked()
+ */
 static Perftools__Profiles__Profile *decode(const char *gz, size_t len)
 {
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	Perftools__Profiles__Profile *prof;
-	size_t size = 1 << 16;
+	size_t size = 1 << 16, out = 0, at = 0;
 	unsigned char *raw = malloc(size);
-	z_stream z = { 0 };
-	int ret;
 
+	assert_non_null(d);
 	assert_non_null(raw);
-	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
-	z.next_in = (Bytef *)(uintptr_t)gz;
-	z.avail_in = (uInt)len;
-	do {
-		if (z.total_out == size) {
+	assert_true(len > 0);
+	members_read = 0;
+	while (at < len) {
+		size_t in_used = 0, got = 0;
+		enum libdeflate_result ret;
+
+		ret = libdeflate_gzip_decompress_ex(d, gz + at, len - at, raw + out, size - out,
+						    &in_used, &got);
+		if (ret == LIBDEFLATE_INSUFFICIENT_SPACE) {
 			size *= 2;
 			raw = realloc(raw, size);
 			assert_non_null(raw);
+			continue;
 		}
-		z.next_out = raw + z.total_out;
-		z.avail_out = (uInt)(size - z.total_out);
-		ret = inflate(&z, Z_NO_FLUSH);
-	} while (ret == Z_OK);
-	assert_int_equal(ret, Z_STREAM_END);
-	assert_int_equal(z.avail_in, 0);	/* nothing after the gzip member */
-	prof = perftools__profiles__profile__unpack(NULL, z.total_out, raw);
+		assert_int_equal(ret, LIBDEFLATE_SUCCESS);
+		at += in_used;
+		out += got;
+		members_read++;
+	}
+	prof = perftools__profiles__profile__unpack(NULL, out, raw);
 	assert_non_null(prof);
-	inflateEnd(&z);
+	libdeflate_free_decompressor(d);
 	free(raw);
 	return prof;
 }
@@ -190,6 +200,84 @@ static void test_encode(void **state)
 	free(buf);
 }
 
+/* the encoded bytes of m (pp_pprof_encode() must succeed); free them */
+static char *encode(struct pp_pprof *m, size_t *len)
+{
+	struct op_err err = { "" };
+	char *buf = NULL;
+	FILE *mem = open_memstream(&buf, len);
+
+	assert_non_null(mem);
+	assert_int_equal(pp_pprof_encode(m, mem, &err), 0);
+	assert_int_equal(fclose(mem), 0);
+	assert_true(*len >= 18 && (unsigned char)buf[0] == 0x1f &&
+		    (unsigned char)buf[1] == 0x8b);	/* gzip */
+	return buf;
+}
+
+/*
+ * 10,000 samples: parts of several thousand items each, one gzip member
+ * apiece, that read back as one message with every sample in order
+ */
+static void test_encode_many(void **state)
+{
+	enum { N = 10000 };
+	static uint64_t frames[N];
+	static size_t first[N + 1], labels[N];
+	static int64_t values[2 * N];
+	Perftools__Profiles__Profile *p;
+	struct pp_pprof m;
+	size_t i, len;
+	char *buf;
+
+	(void)state;
+	make_profile(&m);
+	for (i = 0; i < N; i++) {
+		frames[i] = 1 + i % 2;
+		first[i + 1] = i + 1;
+		values[2 * i] = (int64_t)i;
+		values[2 * i + 1] = 7;
+	}
+	m.frames = frames;
+	m.nr_frames = N;
+	m.first = first;
+	m.values = values;
+	m.labels = labels;
+	m.nr_samples = N;
+	buf = encode(&m, &len);
+	p = decode(buf, len);
+	assert_true(members_read >= 3);
+	assert_int_equal(p->n_sample, N);
+	for (i = 0; i < N; i++) {
+		assert_int_equal(p->sample[i]->n_location_id, 1);
+		assert_int_equal(p->sample[i]->location_id[0], 1 + i % 2);
+		assert_int_equal(p->sample[i]->value[0], (int64_t)i);
+	}
+	assert_int_equal(p->n_location, 2);
+	assert_string_equal(pstr(p, p->function[1]->name), "f");
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	free(buf);
+}
+
+/* nothing at all to write: still a gzip file, of an empty message */
+static void test_encode_empty(void **state)
+{
+	Perftools__Profiles__Profile *p;
+	struct pp_pprof m;
+	size_t len;
+	char *buf;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	buf = encode(&m, &len);
+	p = decode(buf, len);
+	assert_int_equal(members_read, 1);
+	assert_int_equal(p->n_sample, 0);
+	assert_int_equal(p->n_string_table, 0);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	free(buf);
+}
+
 /* a stream that fails at once: -EIO with a message */
 static void test_encode_unwritable(void **state)
 {
@@ -311,6 +399,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_encode),
+		cmocka_unit_test(test_encode_many),
+		cmocka_unit_test(test_encode_empty),
 		cmocka_unit_test(test_encode_unwritable),
 		cmocka_unit_test(test_output),
 	};
