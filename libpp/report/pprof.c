@@ -25,7 +25,9 @@
  *	functions      one per symbol: the shown (demangled) and raw names,
  *	               the source file and line of its first address
  *	mappings       one per image: its path and build-id, the range of
- *	               the addresses used and the file offset of the first
+ *	               the addresses used and the file offset of the first;
+ *	               first the program with the most samples (readers take
+ *	               the first for the profiled program)
  *	comments       opreport's header lines, the profiled command, and
  *	               whether the stacks are whole
  *	time           when the session says the run started
@@ -271,6 +273,29 @@ static uint64_t mapping_of(struct build *b, size_t image)
 	mp->build_id = str(b, t->build_id);
 	b->image_mapping[image] = m->nr_mappings;
 	return m->nr_mappings;
+}
+
+/*
+ * The first mapping, which readers take for the profiled program (go tool
+ * pprof's "File:"): the own image of the application with the most
+ * samples, when it has some; the other mappings come in the order of
+ * their first location
+ */
+static void main_mapping(struct build *b)
+{
+	uint64_t *per_app = op_xcalloc(b->p->nr_apps + 1, sizeof(*per_app)), best = 0;
+	size_t i, app = SIZE_MAX;
+
+	for (i = 0; i < b->p->nr_groups; i++)
+		per_app[b->p->groups[i].app] += b->p->groups[i].total;
+	for (i = 0; i < b->p->nr_apps; i++)
+		if (b->p->apps[i].own_image != SIZE_MAX && per_app[i] > best) {
+			best = per_app[i];
+			app = i;
+		}
+	if (app != SIZE_MAX)
+		mapping_of(b, b->p->apps[app].own_image);
+	free(per_app);
 }
 
 /*
@@ -629,6 +654,7 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 	add_types(&b);
 	add_header(&b);
 	b.m.time_nanos = started_nanos(r->info);
+	main_mapping(&b);
 	ret = r->sides[0].stacks_ret;
 	if (!ret) {
 		add_comment(&b, "Samples are the whole call stacks of the session's stack "

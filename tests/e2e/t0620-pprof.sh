@@ -5,7 +5,8 @@
 #  - the callgraph fixture session with the known stack set of
 #    tests/tools/fixture_stacks.py: -top's flat counts per function and
 #    its total are exactly opreport -l's, -traces has the known stacks
-#    with their counts (as --format=folded has them), the comments say
+#    with their counts (as --format=folded has them), also when the
+#    leaves are far apart (fixture_stacks.py's WIDE), the comments say
 #    the stacks are whole; the same session without the stack file: a
 #    warning, a comment saying there are none, the same flat profile;
 #    -i keeps one function; the build-id of the binary is the mapping's;
@@ -15,9 +16,10 @@
 #  - a differential is a usage error, an -o that cannot be written is
 #    exit 1 and leaves nothing;
 #  - operf --callgraph on callchain: -top's flat counts are opreport
-#    -l's and its time the run's start, -traces has main -> cg_caller ->
-#    cg_leaf, -list cg_leaf shows the lines of callchain.c; split under two events: two sample types
-#    with opreport's totals.
+#    -l's, its time the run's start and its File: the program, -traces
+#    has main -> cg_caller -> cg_leaf, -list cg_leaf shows the lines of
+#    callchain.c; split under two events: two sample types with
+#    opreport's totals.
 . "$top_srcdir/tests/lib.sh"
 use_fixtures
 command -v go >/dev/null 2>&1 ||
@@ -63,14 +65,15 @@ opl() {
 }
 
 # traces NAME: NAME.gp's -traces as folded lines "ROOT;...;LEAF COUNT",
-# summed by text, in byte order; one-frame traces left out
+# summed by text, in byte order; one-frame traces left out (names may
+# have spaces: "[libc.so.6 0x0-0xff]")
 traces() {
-	awk '/^-+\+/ { if (nf > 1) print s, c; nf = 0; next }
+	awk '/^-+\+/ { if (nf > 1) print s "\t" c; nf = 0; next }
 	     /^ +app:/ { next }
-	     /^ +[0-9]+ +[^ ]/ && nf == 0 { c = $1; s = $2; nf = 1; next }
-	     nf > 0 && NF == 1 { s = $1 ";" s; nf++ }
-	     END { if (nf > 1) print s, c }' "$1.gp" |
-		awk '{ n[$1] += $2 } END { for (k in n) print k, n[k] }' | LC_ALL=C sort
+	     /^ +[0-9]+ +[^ ]/ && nf == 0 { c = $1; sub(/^ +[0-9]+ +/, ""); s = $0; nf = 1; next }
+	     nf > 0 && /^ +[^ ]/ { f = $0; sub(/^ +/, "", f); s = f ";" s; nf++ }
+	     END { if (nf > 1) print s "\t" c }' "$1.gp" |
+		awk -F '\t' '{ n[$1] += $2 } END { for (k in n) print k, n[k] }' | LC_ALL=C sort
 }
 
 same_top() {	# NAME.top NAME.opl, and the totals
@@ -119,6 +122,20 @@ known_traces() {
 check '... the stacks of several frames are the known ones, with their counts' \
 	known_traces
 check '... main;run_all;compute_alpha 9 among them' grep -qx 'main;run_all;compute_alpha 9' st.traces
+# the same with stacks at addresses whose images span more than 64 bits
+# between them (the locations are then sorted by image and address apart)
+check 'a copy whose stack file has leaves far apart' \
+	sh -c 'rm -rf out/wide && cp -a out/callgraph out/wide &&
+	       python3 "$1/tests/tools/fixture_stacks.py" out/wide "$2" 2 0 1' \
+	sh "$top_srcdir" "$FIX/build/fixture_pie"
+check 'opreport --format=pprof on it' exits 0 wi --session-dir=out/wide --format=pprof -o wi.pb.gz
+check 'opreport --format=folded on it' exits 0 wf --session-dir=out/wide --format=folded
+wide_traces() {
+	gp wi -traces wi.pb.gz && traces wi >wi.traces &&
+		sed 's/^fixture_pie;//' wf.out | LC_ALL=C sort >wf.want &&
+		test "$(wc -l <wf.want)" -eq "$(($(wc -l <fo.want) + 3))" && compare wf.want wi.traces
+}
+check '... its -traces are the folded stacks, the three far ones too' wide_traces
 check '... each sample has its application as a label' grep -q '^ *app: *fixture_pie$' st.gp
 cum_main() {	# main's cumulative count: the stacks through it
 	gp cum -top -cum -nodecount=100 -nodefraction=0 st.pb.gz &&
@@ -199,6 +216,8 @@ started_time() {	# -top's Time: is session.info's start, as go prints it
 		grep -qxF "Time: $want" cc.gp
 }
 check '... its time is when the run started' started_time
+check '... its first mapping (go tool pprof'"'"'s File:) is the program' \
+	grep -qx 'File: callchain' cc.gp
 check 'go tool pprof -traces reads it' gp cc -traces cc.pb.gz
 chain_trace() {
 	traces cc >cc.traces && grep -q 'main;cg_caller;cg_leaf [0-9]*$' cc.traces

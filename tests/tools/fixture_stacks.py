@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A stack file of known stacks beside the callgraph fixture session.
 
-    fixture_stacks.py SESSION_DIR FIXTURE_PIE [VERSION [MANY]]
+    fixture_stacks.py SESSION_DIR FIXTURE_PIE [VERSION [MANY [WIDE]]]
 
 Writes SESSION_DIR/samples/current/stacks (oprofile-ng-session(5)) with
 frames at fixture_pie's symbols (mksamples.py's own lookup), one frame of
@@ -19,6 +19,11 @@ MANY (default 0) more stacks of one sample each, all distinct and all
 main;run_all;compute_alpha at other addresses in those functions: their
 line is then "fixture_pie;main;run_all;compute_alpha" 9 + MANY (a big
 stack file, such as readers split between threads).
+
+WIDE (default 0): 1 adds three stacks of one sample each whose leaves
+are far apart: in fixture_pie at 2^64 - 16 and in libc at 0x10 and at
+0x7fff0000, under main (addresses that no symbol covers: between them,
+the images' offsets span more than 64 bits).
 """
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -26,6 +31,7 @@ import mksamples
 cur, binary = sys.argv[1] + "/samples/current", sys.argv[2]
 version = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 many = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+wide = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 app = libc = ev = None
 for d, _dirs, files in os.walk(cur):
     for f in files:
@@ -67,6 +73,9 @@ while len(seen) < want:
         continue
     seen.add(tuple(frames))
     stacks.append((A, frames, 1))
+if wide:
+    for im, off in ((A, (1 << 64) - 16), (L, 0x10), (L, 0x7fff0000)):
+        stacks.append((A, [(im, off), (A, sym("main"))], 1))
 def rec(t, body):
     body += b"\0" * (-(8 + len(body)) % 8)
     return struct.pack("=II", t, 8 + len(body)) + body
