@@ -6,7 +6,10 @@
  * (dwarf_addrdie); objects built without aranges (clang's default) are
  * looked up in a table of every CU's address ranges, built on the first
  * miss.  The line is the last row of the CU's line table at or before the
- * address (dwarf_getsrc_die).  A file libdw names relative to a relative
+ * address, as dwarf_getsrc_die() finds it: the table read by
+ * elf_linetab.c (pp_linetab.h: libdw's own reading allocates each row and
+ * qsorts them, slow on big CUs), or by libdw for the programs that reader
+ * leaves to it.  A file libdw names relative to a relative
  * directory entry is made absolute with the CU's DW_AT_comp_dir when that
  * is absolute, as binutils does, so that lines and call sites of one file
  * always carry the same name; a relative comp_dir (distributions build
@@ -27,12 +30,14 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libpp/symbols/pp_dwarf_view.h"
+#include "libpp/symbols/pp_linetab.h"
 #include "libpp/symbols/symbols_int.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
@@ -85,7 +90,70 @@ struct pp_lines {
 	struct op_hmap inlines;		/* CU offset -> struct cu_inlines */
 	struct cu_inlines *last;	/* the one used last (lookups cluster) */
 	struct op_hmap paths;		/* libdw's name -> struct abs_name */
+	struct pp_linetab_sections secs;	/* for pp_linetab_read(); line
+						 * NULL: every table is libdw's */
+	struct op_hmap tables;		/* .debug_line offset -> struct table */
+	struct op_hmap cu_tables;	/* CU offset -> struct cu_table */
+	struct cu_table *last_cu;	/* the one used last (lookups cluster) */
 };
+
+/* a line program's table, or a note that libdw reads it */
+struct table {
+	uint64_t off;
+	struct pp_linetab *t;		/* NULL: libdw's */
+};
+
+/* the table of a CU, found once (reading the CU's attributes is slow) */
+struct cu_table {
+	Dwarf_Off cu;
+	struct pp_linetab *t;		/* NULL: libdw's */
+};
+
+/*
+ * The sections elf_linetab.c reads, from the ELF libdw reads, when they
+ * are there as it would see them: uncompressed, in this host's byte
+ * order, in an executable or shared object (libdw does not relocate an
+ * object's); else none, and every table is libdw's.
+ */
+static void find_sections(struct pp_lines *l)
+{
+	static const union { uint16_t v; unsigned char b[2]; } host = { 1 };
+	Elf *elf = dwarf_getelf(l->dw);
+	struct pp_linetab_sections s = { 0 };
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || !gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
+	    eh.e_ident[EI_DATA] != (host.b[0] ? ELFDATA2LSB : ELFDATA2MSB) ||
+	    elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (strcmp(name, ".debug_line") && strcmp(name, ".debug_line_str") &&
+		    strcmp(name, ".debug_str"))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS ||
+		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			return;
+		if (!strcmp(name, ".debug_line")) {
+			s.line = d->d_buf;
+			s.line_size = d->d_size;
+		} else if (!strcmp(name, ".debug_line_str")) {
+			s.line_str = d->d_buf;
+			s.line_str_size = d->d_size;
+		} else {
+			s.str = d->d_buf;
+			s.str_size = d->d_size;
+		}
+	}
+	l->secs = s;
+}
 
 int pp_lines_open(const struct pp_elf *e, struct pp_lines **out)
 {
@@ -111,6 +179,7 @@ int pp_lines_open(const struct pp_elf *e, struct pp_lines **out)
 		free(l);
 		return -ENOENT;
 	}
+	find_sections(l);
 	*out = l;
 	return 0;
 }
@@ -138,10 +207,24 @@ static int free_value(void *val, void *data)
 	return 0;
 }
 
+static int free_table(void *val, void *data)
+{
+	struct table *t = val;
+
+	(void)data;
+	pp_linetab_free(t->t);
+	free(t);
+	return 0;
+}
+
 void pp_lines_close(struct pp_lines *l)
 {
 	if (!l)
 		return;
+	op_hmap_for_each(&l->tables, free_table, NULL);
+	op_hmap_release(&l->tables);
+	op_hmap_for_each(&l->cu_tables, free_value, NULL);
+	op_hmap_release(&l->cu_tables);
 	op_hmap_for_each(&l->inlines, free_cu_inlines, NULL);
 	op_hmap_release(&l->inlines);
 	op_hmap_for_each(&l->paths, free_value, NULL);
@@ -329,9 +412,86 @@ static int find_cu(struct pp_lines *l, uint64_t addr, Dwarf_Die *cu)
 	return dwarf_addrdie(l->dw, addr, cu) ? 0 : cu_from_ranges(l, addr, cu);
 }
 
+/*
+ * The table of a line program, read on its first use (by its .debug_line
+ * offset, as libdw caches them, with the comp_dir of the first CU
+ * asking); NULL when libdw reads it.  -ENOMEM.
+ */
+static int table_at(struct pp_lines *l, Dwarf_Die *cu, uint64_t off, unsigned address_size,
+		    struct pp_linetab **out)
+{
+	uint64_t h = op_hash_u64(off);
+	Dwarf_Attribute mem;
+	struct op_hmap_iter it;
+	struct table *e;
+	int ret;
+
+	for (e = op_hmap_first(&l->tables, h, &it); e; e = op_hmap_next(&l->tables, h, &it))
+		if (e->off == off) {
+			*out = e->t;
+			return 0;
+		}
+	e = op_calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->off = off;
+	ret = pp_linetab_read(&l->secs, off, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &mem)),
+			      address_size, &e->t);
+	if (ret == -ENOMEM || op_hmap_insert(&l->tables, h, e)) {
+		pp_linetab_free(e->t);
+		free(e);
+		return -ENOMEM;
+	}
+	*out = e->t;
+	return 0;
+}
+
+/* the table of cu's line program (table_at()), found once per CU */
+static int table_of(struct pp_lines *l, Dwarf_Die *cu, struct pp_linetab **out)
+{
+	Dwarf_Off at = dwarf_dieoffset(cu);
+	uint64_t h = op_hash_u64(at);
+	struct op_hmap_iter it;
+	struct cu_table *c;
+	Dwarf_Attribute mem;
+	Dwarf_Word off;
+	uint8_t address_size;
+	int ret = 0;
+
+	*out = NULL;
+	if (!l->secs.line)
+		return 0;
+	if (l->last_cu && l->last_cu->cu == at) {
+		*out = l->last_cu->t;
+		return 0;
+	}
+	for (c = op_hmap_first(&l->cu_tables, h, &it); c; c = op_hmap_next(&l->cu_tables, h, &it))
+		if (c->cu == at) {
+			l->last_cu = c;
+			*out = c->t;
+			return 0;
+		}
+	c = op_calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->cu = at;
+	if (dwarf_tag(cu) == DW_TAG_compile_unit &&
+	    !dwarf_formudata(dwarf_attr(cu, DW_AT_stmt_list, &mem), &off) &&
+	    dwarf_diecu(cu, &(Dwarf_Die){ 0 }, &address_size, NULL))
+		ret = table_at(l, cu, off, address_size, &c->t);
+	if (ret || op_hmap_insert(&l->cu_tables, h, c)) {
+		free(c);
+		return -ENOMEM;
+	}
+	l->last_cu = c;
+	*out = c->t;
+	return 0;
+}
+
 int pp_lines_find(struct pp_lines *l, uint64_t addr, const char **file,
 		  unsigned *line)
 {
+	struct pp_linetab *t;
 	Dwarf_Die cu;
 	Dwarf_Line *row;
 	const char *src;
@@ -339,12 +499,20 @@ int pp_lines_find(struct pp_lines *l, uint64_t addr, const char **file,
 
 	if (ret)
 		return ret;
-	row = dwarf_getsrc_die(&cu, addr);
-	if (!row || dwarf_lineno(row, &lineno) || lineno <= 0)
-		return -ENOENT;
-	src = dwarf_linesrc(row, NULL, NULL);
-	if (!src)
-		return -ENOENT;
+	ret = table_of(l, &cu, &t);
+	if (ret)
+		return ret;
+	if (t) {
+		if (pp_linetab_find(t, addr, &src, &lineno) || lineno <= 0)
+			return -ENOENT;
+	} else {
+		row = dwarf_getsrc_die(&cu, addr);
+		if (!row || dwarf_lineno(row, &lineno) || lineno <= 0)
+			return -ENOENT;
+		src = dwarf_linesrc(row, NULL, NULL);
+		if (!src)
+			return -ENOENT;
+	}
 	if (full_path(l, &cu, src, file))
 		return -ENOMEM;
 	*line = (unsigned)lineno;
@@ -355,7 +523,8 @@ int pp_lines_find(struct pp_lines *l, uint64_t addr, const char **file,
 struct inl_builder {
 	struct pp_lines *l;
 	Dwarf_Die *cu;
-	Dwarf_Files *files;	/* the CU's file table, NULL when it has none */
+	struct pp_linetab *tab;	/* the CU's line table when read here, */
+	Dwarf_Files *files;	/* else its file table, NULL when it has none */
 	size_t nr_files;
 	struct inl_entry *entries;
 	size_t nr_entries, alloc_entries;
@@ -437,7 +606,9 @@ static int add_inline(struct inl_builder *b, Dwarf_Die *die, int32_t parent,
 	e->function = inline_name(die);
 	file = die_udata(die, DW_AT_call_file);
 	e->call_file = NULL;
-	if (b->files && file < b->nr_files)
+	if (b->tab)
+		e->call_file = pp_linetab_file(b->tab, file);
+	else if (b->files && file < b->nr_files)
 		e->call_file = dwarf_filesrc(b->files, file, NULL, NULL);
 	if (!e->call_file)
 		e->call_file = "";
@@ -608,9 +779,13 @@ static int build_cu_inlines(struct pp_lines *l, Dwarf_Die *cudie,
 	if (!c)
 		return -ENOMEM;
 	c->cu = dwarf_dieoffset(cudie);
-	if (dwarf_getsrcfiles(cudie, &b.files, &b.nr_files))
+	/* the file table of the line table read here, or libdw's (which
+	 * reads the whole line table again) */
+	ret = table_of(l, cudie, &b.tab);
+	if (!ret && !b.tab && dwarf_getsrcfiles(cudie, &b.files, &b.nr_files))
 		b.files = NULL;
-	ret = walk_scope(&b, cudie, -1, 0, 0);
+	if (!ret)
+		ret = walk_scope(&b, cudie, -1, 0, 0);
 	if (!ret && b.nr_ranges)
 		ret = make_segments(&b, c);
 	free(b.ranges);
