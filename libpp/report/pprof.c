@@ -34,8 +34,10 @@
  *
  * Frames in images the profile has no samples of (pp_stacks.h's "other"
  * frames) are locations without a mapping, named as opreport names them.
- * Everything is interned with hash maps: the work follows distinct
- * stacks and addresses.
+ * The stacks' locations are made from their frames sorted by image and
+ * address (add_stacks()); strings, functions and the other locations are
+ * interned with hash maps.  The work follows distinct stacks and
+ * addresses.
  */
 #include "config.h"
 
@@ -51,6 +53,7 @@
 #include "libutil/op_error.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
+#include "libutil/op_sort.h"
 
 /* what a location or function is of: (image, key) or (SIZE_MAX, name) */
 struct key {
@@ -80,6 +83,10 @@ struct build {
 	struct op_hmap locs, fns;	/* key -> index + 1 */
 	struct key *loc_keys, *fn_keys;	/* per location, per function */
 	size_t *loc_leaves;		/* per location: first leaf + 1, 0: none */
+	/* per image: its stacks' locations, [sorted_lo, sorted_hi), by key
+	 * (the others, made later, are in locs) */
+	size_t *sorted_lo, *sorted_hi;
+	size_t last_fn;			/* the last function made or found + 1 */
 	size_t *image_mapping;		/* per image: mapping id, 0: none yet */
 	uint64_t *row_stacked;		/* per row index and class: leaf samples */
 	struct leaf *leaves;
@@ -177,6 +184,26 @@ static size_t find(const struct op_hmap *map, const struct key *keys, const stru
 	return SIZE_MAX;
 }
 
+/* the location of k, or SIZE_MAX: in its image's sorted range, else in locs */
+static size_t find_location(const struct build *b, const struct key *k)
+{
+	if (k->image != SIZE_MAX && b->sorted_hi && b->sorted_hi[k->image]) {
+		size_t lo = b->sorted_lo[k->image], hi = b->sorted_hi[k->image];
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (b->loc_keys[mid].at < k->at)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < b->sorted_hi[k->image] && b->loc_keys[lo].at == k->at)
+			return lo;
+	}
+	return find(&b->locs, b->loc_keys, k);
+}
+
 static void remember(struct op_hmap *map, const struct key *k, size_t i)
 {
 	if (op_hmap_insert(map, key_hash(k), ival(i)))
@@ -228,9 +255,13 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 	size_t i;
 
 	k.at = image == SIZE_MAX ? name_str(b, name) : sym->start;
+	/* locations are made by address: mostly the last function's again */
+	if (b->last_fn && b->fn_keys[b->last_fn - 1].image == k.image &&
+	    b->fn_keys[b->last_fn - 1].at == k.at)
+		return b->last_fn;
 	i = find(&b->fns, b->fn_keys, &k);
 	if (i != SIZE_MAX)
-		return i + 1;
+		return b->last_fn = i + 1;
 	i = m->nr_functions;
 	if (i == m->alloc_functions) {
 		GROW(m->functions, m->nr_functions, m->alloc_functions);
@@ -252,7 +283,7 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 		f->start_line = line;
 	}
 	remember(&b->fns, &k, i);
-	return i + 1;
+	return b->last_fn = i + 1;
 }
 
 /* the mapping id of image, made on first use */
@@ -298,25 +329,26 @@ static void main_mapping(struct build *b)
 	free(per_app);
 }
 
+/* the key a frame's location is under: return addresses less one */
+static uint64_t frame_key(const struct pp_stack_frame *fr, bool caller)
+{
+	if (caller && fr->offset > fr->sym->start)
+		return fr->offset - 1;	/* inside the call instruction, not after it */
+	return fr->offset;
+}
+
 /*
- * The location id of key in image (sym: its symbol), or of the frame
- * named name when image is SIZE_MAX.  caller: key is a return address.
+ * A new location, id returned, of k (k.at: key in image, sym its symbol;
+ * or, image SIZE_MAX, the string index of the frame's name)
  */
-static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *sym,
-			    uint64_t key, const char *name, bool caller)
+static uint64_t make_location(struct build *b, const struct key *k, const struct pp_sym *sym,
+			      const char *name)
 {
 	struct pp_pprof *m = &b->m;
 	struct pp_pprof_location *l;
-	struct key k = { image, 0 };
-	size_t i;
+	size_t i = m->nr_locations, image = k->image;
+	uint64_t key = k->at;
 
-	if (image != SIZE_MAX && caller && key > sym->start)
-		key--;		/* inside the call instruction, not after it */
-	k.at = image == SIZE_MAX ? name_str(b, name) : key;
-	i = find(&b->locs, b->loc_keys, &k);
-	if (i != SIZE_MAX)
-		return i + 1;
-	i = m->nr_locations;
 	if (i == m->alloc_locations) {
 		GROW(m->locations, m->nr_locations, m->alloc_locations);
 		b->loc_keys = op_xreallocarray(b->loc_keys, m->alloc_locations,
@@ -324,7 +356,7 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 		b->loc_leaves = op_xreallocarray(b->loc_leaves, m->alloc_locations,
 						 sizeof(*b->loc_leaves));
 	}
-	b->loc_keys[i] = k;
+	b->loc_keys[i] = *k;
 	b->loc_leaves[i] = 0;
 	l = &m->locations[m->nr_locations++];
 	memset(l, 0, sizeof(*l));
@@ -350,8 +382,20 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 		if (l->line)
 			mp->has_lines = true;
 	}
-	remember(&b->locs, &k, i);
 	return i + 1;
+}
+
+/* the location id of key (a sampled address) in image, sym its symbol */
+static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *sym,
+			    uint64_t key)
+{
+	const struct key k = { image, key };
+	size_t i = find_location(b, &k);
+
+	if (i != SIZE_MAX)
+		return i + 1;
+	remember(&b->locs, &k, b->m.nr_locations);
+	return make_location(b, &k, sym, NULL);
 }
 
 /* a sample of the location ids added since first, with counts */
@@ -412,32 +456,228 @@ static uint64_t *leaf_get(struct build *b, size_t loc, size_t app)
 	return &b->leaf_counts[i * b->nr_classes];
 }
 
+/* whether a stack's leaf is shown (pp_leaf_shown()), per leaf symbol and app */
+struct shown_memo {
+	const void *sym;		/* the leaf's symbol or name */
+	size_t app, image;
+	struct pp_row *row;
+	bool used, shown;
+};
+
+#define SHOWN_MEMO 16384
+
+static bool leaf_shown(struct build *b, struct shown_memo *memo, const struct pp_stack *s,
+		       struct pp_row **row)
+{
+	const struct pp_stack_frame *f = &s->frames[0];
+	const void *sym = f->image == SIZE_MAX ? (const void *)f->other : (const void *)f->sym;
+	uint64_t h = op_hash_combine(op_hash_u64((uintptr_t)sym), s->app ^ (f->image << 24));
+	struct shown_memo *e = &memo[h & (SHOWN_MEMO - 1)];
+
+	if (!e->used || e->sym != sym || e->app != s->app || e->image != f->image) {
+		e->used = true;
+		e->sym = sym;
+		e->app = s->app;
+		e->image = f->image;
+		e->shown = pp_leaf_shown(b->r, b->s, s, &e->row);
+	}
+	*row = e->row;
+	return e->shown;
+}
+
+/* the frames of the shown stacks, by their position after the first one's */
+struct frames {
+	const void **sym;		/* its symbol, or its name (no mapping) */
+	uint64_t *at;			/* the key of each one's location */
+	size_t *bucket;			/* its image, or nr_images: no mapping */
+	struct op_kv *kv, *tmp;		/* (location order, position) */
+	size_t nr, alloc;
+	uint64_t *lo, *hi;		/* per bucket: the smallest and largest at */
+	uint64_t *base;			/* per bucket: its packed keys' first */
+	bool packed;			/* kv's keys: (bucket, at) packed */
+};
+
+static void frames_add(struct frames *v, struct build *b, const struct pp_stack_frame *fr,
+		       bool caller)
+{
+	size_t k = v->nr++, bucket = fr->image == SIZE_MAX ? b->p->nr_images : fr->image;
+
+	if (k == v->alloc) {
+		v->alloc = v->alloc ? 2 * v->alloc : 4096;
+		v->sym = op_xreallocarray(v->sym, v->alloc, sizeof(*v->sym));
+		v->at = op_xreallocarray(v->at, v->alloc, sizeof(*v->at));
+		v->bucket = op_xreallocarray(v->bucket, v->alloc, sizeof(*v->bucket));
+	}
+	v->sym[k] = fr->image == SIZE_MAX ? (const void *)fr->other : (const void *)fr->sym;
+	v->bucket[k] = bucket;
+	v->at[k] = fr->image == SIZE_MAX ? name_str(b, fr->other) : frame_key(fr, caller);
+	if (v->at[k] < v->lo[bucket])
+		v->lo[bucket] = v->at[k];
+	if (v->at[k] > v->hi[bucket])
+		v->hi[bucket] = v->at[k];
+}
+
+/*
+ * v's positions in location order, by bucket then key: one radix sort of
+ * (bucket, key) packed into 64 bits (each bucket's range after the last
+ * one's), or two when the ranges do not fit (by key, then by bucket)
+ */
+static const struct op_kv *frames_sort(struct frames *v, size_t nr_buckets)
+{
+	uint64_t *base = v->base = op_xcalloc(nr_buckets + 1, sizeof(*base)), sum = 0;
+	const struct op_kv *sorted;
+	bool fits = true;
+	size_t k;
+
+	for (k = 0; k < nr_buckets && fits; k++) {
+		uint64_t span = v->hi[k] - v->lo[k];
+
+		if (v->hi[k] < v->lo[k])
+			continue;		/* no frame there */
+		base[k] = sum;
+		if (span >= UINT64_MAX - sum)
+			fits = false;
+		else
+			sum += span + 1;
+	}
+	v->kv = op_xcalloc(v->nr + 1, sizeof(*v->kv));
+	v->tmp = op_xcalloc(v->nr + 1, sizeof(*v->tmp));
+	for (k = 0; k < v->nr; k++) {
+		v->kv[k].key = fits ? base[v->bucket[k]] + (v->at[k] - v->lo[v->bucket[k]]) : v->at[k];
+		v->kv[k].value = k;
+	}
+	sorted = op_sort_kv(v->kv, v->tmp, v->nr);
+	v->packed = fits;
+	if (!fits) {
+		struct op_kv *by_bucket = sorted == v->kv ? v->tmp : v->kv;
+
+		for (k = 0; k < v->nr; k++) {
+			by_bucket[k].key = v->bucket[sorted[k].value];
+			by_bucket[k].value = sorted[k].value;
+		}
+		sorted = op_sort_kv(by_bucket, by_bucket == v->kv ? v->tmp : v->kv, v->nr);
+	}
+	return sorted;
+}
+
+static void frames_release(struct frames *v)
+{
+	free(v->sym);
+	free(v->base);
+	free(v->at);
+	free(v->bucket);
+	free(v->kv);
+	free(v->tmp);
+	free(v->lo);
+	free(v->hi);
+}
+
+/*
+ * The location of v's frame k, in bucket at key at, made as the next one,
+ * in its image's sorted range
+ */
+static void new_location(struct build *b, const struct frames *v, size_t k, size_t bucket,
+			 uint64_t at)
+{
+	size_t image = bucket == b->p->nr_images ? SIZE_MAX : bucket;
+	const struct key key = { image, at };
+
+	make_location(b, &key, image == SIZE_MAX ? NULL : v->sym[k],
+		      image == SIZE_MAX ? v->sym[k] : NULL);
+	if (image != SIZE_MAX) {
+		if (!b->sorted_hi[image])
+			b->sorted_lo[image] = b->m.nr_locations - 1;
+		b->sorted_hi[image] = b->m.nr_locations;
+	}
+}
+
+/*
+ * The locations of v's frames in sorted order: each distinct (bucket,
+ * key) a new one.  Packed keys tell both, so that only the symbols of
+ * the new ones are read at their (random) positions, fetched ahead.
+ */
+static void make_locations(struct build *b, const struct frames *v, const struct op_kv *sorted,
+			   size_t nr_buckets, uint64_t *frames)
+{
+	size_t *used = op_xcalloc(nr_buckets + 1, sizeof(*used)), nr_used = 0, at = 0, i;
+
+	/* the buckets with frames, in key order */
+	for (i = 0; i < nr_buckets; i++)
+		if (v->lo[i] <= v->hi[i])
+			used[nr_used++] = i;
+	for (i = 0; i < v->nr; i++) {
+		size_t k = sorted[i].value;
+
+		if (i + 16 < v->nr)
+			__builtin_prefetch(&v->sym[sorted[i + 16].value]);
+		if (!v->packed) {
+			if (!i || v->bucket[k] != v->bucket[sorted[i - 1].value] ||
+			    v->at[k] != v->at[sorted[i - 1].value])
+				new_location(b, v, k, v->bucket[k], v->at[k]);
+		} else if (!i || sorted[i].key != sorted[i - 1].key) {
+			uint64_t key = sorted[i].key;
+			size_t bucket;
+
+			/* the bucket: the last with frames whose base is not above key */
+			while (at + 1 < nr_used && v->base[used[at + 1]] <= key)
+				at++;
+			bucket = used[at];
+			new_location(b, v, k, bucket, key - v->base[bucket] + v->lo[bucket]);
+		}
+		frames[k] = b->m.nr_locations;
+	}
+	free(used);
+}
+
+/*
+ * The shown stacks as samples.  Their frames' locations are made all at
+ * once, after them: the frames sorted by image and key, each distinct
+ * (image, key) a location, so that an image's locations are made in
+ * address order (its lines and symbols looked up in order, a function's
+ * locations one after the other) and are found later by bisection, not
+ * by hashing each frame.
+ */
 static void add_stacks(struct build *b, const struct pp_stacks *st)
 {
-	size_t i, f, c;
+	struct shown_memo *memo = op_xcalloc(SHOWN_MEMO, sizeof(*memo));
+	size_t nr_buckets = b->p->nr_images + 1, first_sample = b->m.nr_samples;
+	size_t first_frame = b->m.nr_frames, *apps = op_xcalloc(st->nr + 1, sizeof(*apps));
+	struct frames v = { 0 };
+	const struct op_kv *sorted;
+	size_t i, f, c, n;
 
+	v.lo = op_xcalloc(nr_buckets, sizeof(*v.lo));
+	v.hi = op_xcalloc(nr_buckets, sizeof(*v.hi));
+	for (i = 0; i < nr_buckets; i++)
+		v.lo[i] = UINT64_MAX;
 	for (i = 0; i < st->nr; i++) {
 		const struct pp_stack *s = &st->v[i];
-		size_t first = b->m.nr_frames;
 		struct pp_row *row;
-		uint64_t *sum;
 
-		if (!s->nr_frames || !pp_leaf_shown(b->r, b->s, s, &row))
+		if (!s->nr_frames || !leaf_shown(b, memo, s, &row))
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
-			const struct pp_stack_frame *fr = &s->frames[f];
-
-			add_frame(b, location_of(b, fr->image, fr->sym, fr->offset,
-						 fr->other, f > 0));
+			frames_add(&v, b, &s->frames[f], f > 0);
+			add_frame(b, 0);	/* its location: below */
 		}
+		apps[b->m.nr_samples - first_sample] = s->app;
 		add_sample(b, s->app, s->counts);
-		sum = leaf_get(b, b->m.frames[first] - 1, s->app);
-		for (c = 0; c < b->nr_classes; c++)
-			sum[c] += s->counts[c];
 		if (row)
 			for (c = 0; c < b->nr_classes; c++)
 				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
 	}
+	sorted = frames_sort(&v, nr_buckets);
+	make_locations(b, &v, sorted, nr_buckets, b->m.frames + first_frame);
+	/* the leaves' samples per location and app, for add_rest() */
+	for (n = first_sample; n < b->m.nr_samples; n++) {
+		uint64_t *sum = leaf_get(b, b->m.frames[b->m.first[n]] - 1, apps[n - first_sample]);
+
+		for (c = 0; c < b->nr_classes; c++)
+			sum[c] += (uint64_t)b->m.values[n * b->nr_classes + c];
+	}
+	frames_release(&v);
+	free(apps);
+	free(memo);
 }
 
 /*
@@ -449,7 +689,7 @@ static void add_key(void *data, uint64_t key, const uint64_t *counts)
 	struct build *b = data;
 	const struct pp_row *row = b->row;
 	const struct key k = { row->image, key };
-	size_t loc = find(&b->locs, b->loc_keys, &k);
+	size_t loc = find_location(b, &k);
 	const uint64_t *stacked = loc == SIZE_MAX ? NULL : leaf_find(b, loc, row->app);
 	bool any = false;
 	size_t c;
@@ -465,7 +705,7 @@ static void add_key(void *data, uint64_t key, const uint64_t *counts)
 	}
 	if (!any)
 		return;
-	add_frame(b, location_of(b, row->image, row->sym, key, NULL, false));
+	add_frame(b, location_of(b, row->image, row->sym, key));
 	add_sample(b, row->app, b->take);
 }
 
@@ -603,6 +843,8 @@ static void build_init(struct build *b, struct pp_report *r)
 	b->m.nr_strings = b->m.alloc_strings = 1;
 	b->m.first = op_xcalloc(1, sizeof(*b->m.first));
 	b->image_mapping = op_xcalloc(b->p->nr_images + 1, sizeof(*b->image_mapping));
+	b->sorted_lo = op_xcalloc(b->p->nr_images + 1, sizeof(*b->sorted_lo));
+	b->sorted_hi = op_xcalloc(b->p->nr_images + 1, sizeof(*b->sorted_hi));
 	b->row_stacked = op_xcalloc((b->s->rows.nr + 1) * (b->nr_classes + 1),
 				    sizeof(*b->row_stacked));
 	b->need = op_xcalloc(b->nr_classes + 1, sizeof(*b->need));
@@ -634,6 +876,8 @@ static void build_release(struct build *b)
 	free(b->loc_leaves);
 	free(b->fn_keys);
 	free(b->image_mapping);
+	free(b->sorted_lo);
+	free(b->sorted_hi);
 	free(b->row_stacked);
 	free(b->leaves);
 	free(b->leaf_counts);
