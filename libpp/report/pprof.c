@@ -456,35 +456,6 @@ static uint64_t *leaf_get(struct build *b, size_t loc, size_t app)
 	return &b->leaf_counts[i * b->nr_classes];
 }
 
-/* whether a stack's leaf is shown (pp_leaf_shown()), per leaf symbol and app */
-struct shown_memo {
-	const void *sym;		/* the leaf's symbol or name */
-	size_t app, image;
-	struct pp_row *row;
-	bool used, shown;
-};
-
-#define SHOWN_MEMO 16384
-
-static bool leaf_shown(struct build *b, struct shown_memo *memo, const struct pp_stack *s,
-		       struct pp_row **row)
-{
-	const struct pp_stack_frame *f = &s->frames[0];
-	const void *sym = f->image == SIZE_MAX ? (const void *)f->other : (const void *)f->sym;
-	uint64_t h = op_hash_combine(op_hash_u64((uintptr_t)sym), s->app ^ (f->image << 24));
-	struct shown_memo *e = &memo[h & (SHOWN_MEMO - 1)];
-
-	if (!e->used || e->sym != sym || e->app != s->app || e->image != f->image) {
-		e->used = true;
-		e->sym = sym;
-		e->app = s->app;
-		e->image = f->image;
-		e->shown = pp_leaf_shown(b->r, b->s, s, &e->row);
-	}
-	*row = e->row;
-	return e->shown;
-}
-
 /* the frames of the shown stacks, by their position after the first one's */
 struct frames {
 	const void **sym;		/* its symbol, or its name (no mapping) */
@@ -639,7 +610,6 @@ static void make_locations(struct build *b, const struct frames *v, const struct
  */
 static void add_stacks(struct build *b, const struct pp_stacks *st)
 {
-	struct shown_memo *memo = op_xcalloc(SHOWN_MEMO, sizeof(*memo));
 	size_t nr_buckets = b->p->nr_images + 1, first_sample = b->m.nr_samples;
 	size_t first_frame = b->m.nr_frames, *apps = op_xcalloc(st->nr + 1, sizeof(*apps));
 	struct frames v = { 0 };
@@ -654,7 +624,7 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 		const struct pp_stack *s = &st->v[i];
 		struct pp_row *row;
 
-		if (!s->nr_frames || !leaf_shown(b, memo, s, &row))
+		if (!s->nr_frames || !pp_leaf_shown(b->r, b->s, s, &row))
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
 			frames_add(&v, b, &s->frames[f], f > 0);
@@ -677,7 +647,6 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 	}
 	frames_release(&v);
 	free(apps);
-	free(memo);
 }
 
 /*

@@ -27,6 +27,7 @@
 #include "libpp/report/report_int.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_hash.h"
 
 static bool needs(const struct pp_report *r, unsigned what)
 {
@@ -174,8 +175,22 @@ static void select_rows(struct pp_report *r, struct pp_side *s)
 	}
 }
 
-bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
-		   const struct pp_stack *st, struct pp_row **rowp)
+/* the answer for a leaf (symbol or name, image, app): direct-mapped */
+struct leaf_answer {
+	const void *what;
+	size_t image, app;
+	struct pp_row *row;
+	bool used, shown;
+};
+
+#define LEAF_MEMO 16384
+
+struct pp_leaf_memo {
+	struct leaf_answer v[LEAF_MEMO];
+};
+
+static bool leaf_shown(const struct pp_report *r, struct pp_side *s,
+		       const struct pp_stack *st, struct pp_row **rowp)
 {
 	const struct pp_stack_frame *f = &st->frames[0];
 	const struct pp_report_opts *o = r->o;
@@ -183,8 +198,7 @@ bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
 
 	if (st->nr_frames && f->image != SIZE_MAX)
 		row = pp_rows_find(&s->rows, f->image, st->app, f->sym);
-	if (rowp)
-		*rowp = row;
+	*rowp = row;
 	if (row)
 		return s->is_shown[row->index];
 	if (!st->nr_frames || f->image == SIZE_MAX)
@@ -196,6 +210,36 @@ bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
 		return false;
 	return pp_sym_passes(o->include_symbols, o->exclude_symbols, f->sym->name,
 			     pp_shown_name(s->p, f->image, f->sym));
+}
+
+bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
+		   const struct pp_stack *st, struct pp_row **rowp)
+{
+	const struct pp_stack_frame *f = &st->frames[0];
+	const void *what;
+	struct leaf_answer *a;
+	uint64_t h;
+
+	if (!st->nr_frames) {
+		if (rowp)
+			*rowp = NULL;
+		return false;
+	}
+	if (!s->leaf_memo)
+		s->leaf_memo = op_xcalloc(1, sizeof(*s->leaf_memo));
+	what = f->image == SIZE_MAX ? (const void *)f->other : (const void *)f->sym;
+	h = op_hash_combine(op_hash_u64((uintptr_t)what), st->app ^ ((uint64_t)f->image << 24));
+	a = &s->leaf_memo->v[h & (LEAF_MEMO - 1)];
+	if (!a->used || a->what != what || a->app != st->app || a->image != f->image) {
+		a->used = true;
+		a->what = what;
+		a->app = st->app;
+		a->image = f->image;
+		a->shown = leaf_shown(r, s, st, &a->row);
+	}
+	if (rowp)
+		*rowp = a->row;
+	return a->shown;
 }
 
 /*
@@ -313,6 +357,7 @@ void pp_prepare_release(struct pp_report *r)
 
 		pp_name_stream_end(s->sym_names);
 		free(s->name_pos);
+		free(s->leaf_memo);
 		free(s->sel);
 		free(s->is_shown);
 		free(s->totals);

@@ -69,6 +69,7 @@ struct pp_side {
 	/* the shown symbol names: sel's, then (with arcs) the other rows' */
 	struct pp_name_stream *sym_names;
 	size_t *name_pos;		/* per row index: its place in sym_names */
+	struct pp_leaf_memo *leaf_memo;	/* pp_leaf_shown()'s, made on first use */
 };
 
 struct pp_report {
@@ -89,6 +90,8 @@ void pp_prepare_release(struct pp_report *r);
  * -t, -i, -e and -x choose rows?  The leaf's row is shown; a leaf without
  * a row (no samples in the sample files) passes -i, -e and -x but not a
  * threshold.  *rowp (when rowp is not NULL): the leaf's row, or NULL.
+ * The answer is remembered per leaf symbol and application (many stacks
+ * share a leaf).
  */
 bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
 		   const struct pp_stack *st, struct pp_row **rowp);
