@@ -18,6 +18,7 @@
 #include "libpp/symbols/pp_demangle.h"
 #include "libpp/symbols/symbols_int.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_sort.h"
 
 /* a symbol objdump could name an address with */
 struct name_sym {
@@ -317,6 +318,43 @@ static void read_dynamic_relocs(struct pp_disasm_names *t)
 }
 
 /*
+ * t->sorted in by_vma_and_preference() order: radix-sorted by address,
+ * then each run at one address by the comparison (a big program's
+ * tens of thousands of symbols cost a qsort() about 10 ms); qsort() alone
+ * when memory runs out
+ */
+static void sort_candidates(struct pp_disasm_names *t)
+{
+	size_t n = t->nr_sorted, i, j;
+	struct op_kv *kv = op_calloc(n + 1, sizeof(*kv)), *tmp = op_calloc(n + 1, sizeof(*tmp));
+	struct name_sym *out = op_calloc(n + 1, sizeof(*out));
+	const struct op_kv *s;
+
+	if (!kv || !tmp || !out) {
+		free(kv);
+		free(tmp);
+		free(out);
+		qsort(t->sorted, n, sizeof(*t->sorted), by_vma_and_preference);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		kv[i] = (struct op_kv){ t->sorted[i].vma, i };
+	s = op_sort_kv(kv, tmp, n);
+	for (i = 0; i < n; i++)
+		out[i] = t->sorted[s[i].value];
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && out[j].vma == out[i].vma; j++)
+			;
+		if (j - i > 1)
+			qsort(out + i, j - i, sizeof(*out), by_vma_and_preference);
+	}
+	free(kv);
+	free(tmp);
+	free(t->sorted);
+	t->sorted = out;
+}
+
+/*
  * The candidates, as objdump reads them: the static table (or the
  * dynamic one), the synthetic symbols made from the dynamic table and
  * relocations, and those relocations.  What libbfd cannot read is left
@@ -370,7 +408,7 @@ static void names_load(struct pp_disasm_names *t)
 		add_candidates(t, synth_ptrs, (size_t)nr_synth, NULL);
 		free(synth_ptrs);
 	}
-	qsort(t->sorted, t->nr_sorted, sizeof(*t->sorted), by_vma_and_preference);
+	sort_candidates(t);
 }
 
 void pp_disasm_names_free(struct pp_disasm_names *t)
