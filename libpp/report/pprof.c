@@ -83,6 +83,7 @@ struct build {
 	struct op_hmap locs, fns;	/* key -> index + 1 */
 	struct key *loc_keys, *fn_keys;	/* per location, per function */
 	size_t *loc_leaves;		/* per location: first leaf + 1, 0: none */
+	const void **loc_what;		/* per location: its symbol, or name */
 	/* per image: its stacks' locations, [sorted_lo, sorted_hi), by key
 	 * (the others, made later, are in locs) */
 	size_t *sorted_lo, *sorted_hi;
@@ -338,16 +339,15 @@ static uint64_t frame_key(const struct pp_stack_frame *fr, bool caller)
 }
 
 /*
- * A new location, id returned, of k (k.at: key in image, sym its symbol;
- * or, image SIZE_MAX, the string index of the frame's name)
+ * A new location, id returned, of k (k.at: key in image, what its
+ * symbol; or, image SIZE_MAX, the string index of the frame's name and
+ * what the name): only its key for now, fill_location() makes the rest
+ * once every sample is made (pp_write_pprof())
  */
-static uint64_t make_location(struct build *b, const struct key *k, const struct pp_sym *sym,
-			      const char *name)
+static uint64_t make_location(struct build *b, const struct key *k, const void *what)
 {
 	struct pp_pprof *m = &b->m;
-	struct pp_pprof_location *l;
-	size_t i = m->nr_locations, image = k->image;
-	uint64_t key = k->at;
+	size_t i = m->nr_locations;
 
 	if (i == m->alloc_locations) {
 		GROW(m->locations, m->nr_locations, m->alloc_locations);
@@ -355,18 +355,35 @@ static uint64_t make_location(struct build *b, const struct key *k, const struct
 					       sizeof(*b->loc_keys));
 		b->loc_leaves = op_xreallocarray(b->loc_leaves, m->alloc_locations,
 						 sizeof(*b->loc_leaves));
+		b->loc_what = op_xreallocarray(b->loc_what, m->alloc_locations,
+					       sizeof(*b->loc_what));
 	}
 	b->loc_keys[i] = *k;
 	b->loc_leaves[i] = 0;
-	l = &m->locations[m->nr_locations++];
-	memset(l, 0, sizeof(*l));
-	l->function = function_of(b, image, sym, name);
-	if (image != SIZE_MAX) {
+	b->loc_what[i] = what;
+	memset(&m->locations[m->nr_locations++], 0, sizeof(*m->locations));
+	return i + 1;
+}
+
+/* location i's function, mapping, address and line */
+static void fill_location(struct build *b, size_t i)
+{
+	struct pp_pprof *m = &b->m;
+	struct pp_pprof_location *l = &m->locations[i];
+	size_t image = b->loc_keys[i].image;
+	uint64_t key = b->loc_keys[i].at;
+
+	if (image == SIZE_MAX) {
+		l->function = function_of(b, image, NULL, b->loc_what[i]);
+	} else {
+		const struct pp_sym *sym = b->loc_what[i];
 		struct pp_pprof_mapping *mp;
-		const struct pp_pprof_function *f = &m->functions[l->function - 1];
+		const struct pp_pprof_function *f;
 		unsigned line;
 		const char *file = line_of(pp_image_symtab(b->p, image), key, &line);
 
+		l->function = function_of(b, image, sym, NULL);
+		f = &m->functions[l->function - 1];
 		l->mapping = mapping_of(b, image);
 		l->address = sym->vma + (key - sym->start);
 		if (file && f->file)
@@ -382,7 +399,6 @@ static uint64_t make_location(struct build *b, const struct key *k, const struct
 		if (l->line)
 			mp->has_lines = true;
 	}
-	return i + 1;
 }
 
 /* the location id of key (a sampled address) in image, sym its symbol */
@@ -395,7 +411,7 @@ static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *
 	if (i != SIZE_MAX)
 		return i + 1;
 	remember(&b->locs, &k, b->m.nr_locations);
-	return make_location(b, &k, sym, NULL);
+	return make_location(b, &k, sym);
 }
 
 /* a sample of the location ids added since first, with counts */
@@ -553,8 +569,7 @@ static void new_location(struct build *b, const struct frames *v, size_t k, size
 	size_t image = bucket == b->p->nr_images ? SIZE_MAX : bucket;
 	const struct key key = { image, at };
 
-	make_location(b, &key, image == SIZE_MAX ? NULL : v->sym[k],
-		      image == SIZE_MAX ? v->sym[k] : NULL);
+	make_location(b, &key, v->sym[k]);
 	if (image != SIZE_MAX) {
 		if (!b->sorted_hi[image])
 			b->sorted_lo[image] = b->m.nr_locations - 1;
@@ -843,6 +858,7 @@ static void build_release(struct build *b)
 	op_hmap_release(&b->fns);
 	free(b->loc_keys);
 	free(b->loc_leaves);
+	free(b->loc_what);
 	free(b->fn_keys);
 	free(b->image_mapping);
 	free(b->sorted_lo);
@@ -858,6 +874,7 @@ static void build_release(struct build *b)
 
 int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 {
+	struct pp_pprof_encoder *enc;
 	struct build b;
 	const struct pp_stacks *st = &r->sides[0].stacks;
 	size_t i;
@@ -886,11 +903,19 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 		op_strbuf_release(&sb);
 	}
 	add_rest(&b);
-	/* locations that no address reached (frames without a mapping) */
+	/* the samples are final: they are packed while the locations are made */
+	ret = pp_pprof_encode_start(&b.m, out, &enc, err);
+	if (ret) {
+		build_release(&b);
+		return ret;
+	}
+	for (i = 0; i < b.m.nr_locations; i++)
+		fill_location(&b, i);
+	/* mappings that no address reached (main_mapping()'s, with -i) */
 	for (i = 0; i < b.m.nr_mappings; i++)
 		if (b.m.mappings[i].start == UINT64_MAX)
 			b.m.mappings[i].start = 0;
-	ret = pp_pprof_encode(&b.m, out, err);
+	ret = pp_pprof_encode_finish(enc, err);
 	build_release(&b);
 	return ret;
 }

@@ -18,6 +18,11 @@
  * stream (gzip -d, go's compress/gzip, Python's gzip): the message read
  * back is the concatenation of the parts.  The bytes out do not depend on
  * the threads: without the second one they are the same.
+ *
+ * pp_pprof_encode_start() plans the parts the samples need (the sample
+ * types, the samples) and starts the second thread on them while the
+ * caller makes the locations, functions and mappings; finish plans the
+ * rest, and both threads take it.
  */
 #include "config.h"
 
@@ -191,11 +196,11 @@ struct part {
 	size_t first, n;
 };
 
-struct encoder;
+struct pp_pprof_encoder;
 
 /* what one thread needs to pack and deflate a part, owned by that thread */
 struct packer {
-	struct encoder *e;
+	struct pp_pprof_encoder *e;
 	struct libdeflate_compressor *c;
 	struct part_structs ps;
 	uint8_t *packed;		/* the part packed */
@@ -206,12 +211,16 @@ struct packer {
 };
 
 /* the parts, the threads taking them in turn, and the gzip stream out */
-struct encoder {
+struct pp_pprof_encoder {
 	const struct pp_pprof *m;
+	/* under lock: the parts planned so far (a thread copies the one it
+	 * takes: planning more may move them) */
 	struct part *parts;
-	size_t nr_parts;
+	size_t nr_parts, alloc_parts;
+	bool planned;			/* every part is planned */
 	pthread_mutex_t lock;
 	pthread_cond_t written;		/* next_write moved on */
+	pthread_cond_t more;		/* parts planned, or planning over */
 	size_t next_claim;		/* the next part a thread takes */
 	size_t next_write;		/* the part whose turn it is to be written */
 	int err;			/* the first error: -EIO or -ENOMEM */
@@ -219,6 +228,8 @@ struct encoder {
 	FILE *out;
 	bool wrote;			/* a member is out */
 	struct packer packers[2];	/* [0] for the caller */
+	pthread_t tid;
+	bool threaded;			/* packers[1] is the second thread's */
 };
 
 /* part packed whole into w->packed, with its size */
@@ -297,7 +308,7 @@ static void put_part(struct packer *w, const struct part *p)
 }
 
 /* nr items that fill puts in messages, PART at a time, as e's next parts */
-static void plan_parts(struct encoder *e, size_t nr,
+static void plan_parts(struct pp_pprof_encoder *e, size_t nr,
 		       void (*fill)(Perftools__Profiles__Profile *part,
 				    struct part_structs *ps, const struct pp_pprof *m,
 				    size_t first, size_t n))
@@ -305,7 +316,13 @@ static void plan_parts(struct encoder *e, size_t nr,
 	size_t i;
 
 	for (i = 0; i < nr; i += PART) {
-		struct part *p = &e->parts[e->nr_parts++];
+		struct part *p;
+
+		if (e->nr_parts == e->alloc_parts) {
+			e->alloc_parts = e->alloc_parts ? 2 * e->alloc_parts : 64;
+			e->parts = op_xreallocarray(e->parts, e->alloc_parts, sizeof(*e->parts));
+		}
+		p = &e->parts[e->nr_parts++];
 
 		p->fill = fill;
 		p->first = i;
@@ -313,32 +330,34 @@ static void plan_parts(struct encoder *e, size_t nr,
 	}
 }
 
-/* the whole profile as parts, in field-number order */
-static void plan_profile(struct encoder *e, const struct pp_pprof *m)
+/*
+ * The parts, in field-number order: first what the samples need (the
+ * sample types, the samples), which are final before the rest is made,
+ * then the others; under e->lock
+ */
+static void plan_first(struct pp_pprof_encoder *e, const struct pp_pprof *m)
 {
-	size_t nr = 2 + (m->nr_samples + PART - 1) / PART +
-		    (m->nr_mappings + PART - 1) / PART +
-		    (m->nr_locations + PART - 1) / PART +
-		    (m->nr_functions + PART - 1) / PART +
-		    (m->nr_strings + PART - 1) / PART;
-
-	e->parts = op_xcalloc(nr, sizeof(*e->parts));
-	e->parts[e->nr_parts++].fill = fill_types;
+	plan_parts(e, 1, fill_types);
 	plan_parts(e, m->nr_samples, fill_samples);
+}
+
+static void plan_rest(struct pp_pprof_encoder *e, const struct pp_pprof *m)
+{
 	plan_parts(e, m->nr_mappings, fill_mappings);
 	plan_parts(e, m->nr_locations, fill_locations);
 	plan_parts(e, m->nr_functions, fill_functions);
 	plan_parts(e, m->nr_strings, fill_strings);
-	e->parts[e->nr_parts++].fill = fill_rest;
+	plan_parts(e, 1, fill_rest);
+	e->planned = true;
 }
 
-static int write_bytes(struct encoder *e, const void *data, size_t len)
+static int write_bytes(struct pp_pprof_encoder *e, const void *data, size_t len)
 {
 	return fwrite(data, 1, len, e->out) == len ? 0 : -EIO;
 }
 
 /* w's part written out, its turn come */
-static int write_part(struct encoder *e, const struct packer *w)
+static int write_part(struct pp_pprof_encoder *e, const struct packer *w)
 {
 	if (!w->deflated_len)
 		return 0;
@@ -350,18 +369,24 @@ static int write_part(struct encoder *e, const struct packer *w)
  * Parts taken in turn until none is left, each packed and deflated in w
  * and written when all parts before it have been: the loop of both threads
  */
-static void encode_parts(struct encoder *e, struct packer *w)
+static void encode_parts(struct pp_pprof_encoder *e, struct packer *w)
 {
 	for (;;) {
+		struct part p;
 		size_t k;
 		int err;
 
 		pthread_mutex_lock(&e->lock);
-		k = e->err ? e->nr_parts : e->next_claim++;
-		pthread_mutex_unlock(&e->lock);
-		if (k >= e->nr_parts)
+		while (!e->err && e->next_claim == e->nr_parts && !e->planned)
+			pthread_cond_wait(&e->more, &e->lock);
+		if (e->err || e->next_claim == e->nr_parts) {
+			pthread_mutex_unlock(&e->lock);
 			return;
-		put_part(w, &e->parts[k]);
+		}
+		k = e->next_claim++;
+		p = e->parts[k];
+		pthread_mutex_unlock(&e->lock);
+		put_part(w, &p);
 		err = deflate_packed(w);
 		pthread_mutex_lock(&e->lock);
 		while (e->next_write != k)
@@ -393,7 +418,7 @@ static void *encode_in_thread(void *arg)
  * took a third off the export's time for a file 7 % larger than zlib's
  * default level's.
  */
-static int packer_init(struct packer *w, struct encoder *e)
+static int packer_init(struct packer *w, struct pp_pprof_encoder *e)
 {
 	w->e = e;
 	w->c = libdeflate_alloc_compressor(1);
@@ -412,7 +437,7 @@ static void packer_release(struct packer *w)
 }
 
 /* a profile of nothing at all: one empty member, so the file is gzip */
-static int write_empty(struct encoder *e)
+static int write_empty(struct pp_pprof_encoder *e)
 {
 	struct packer *w = &e->packers[0];
 
@@ -427,14 +452,13 @@ static int write_empty(struct encoder *e)
 	return write_bytes(e, w->deflated, w->deflated_len);
 }
 
-int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
+int pp_pprof_encode_start(const struct pp_pprof *m, FILE *out, struct pp_pprof_encoder **ep,
+			  struct op_err *err)
 {
-	struct encoder *e;
-	pthread_t tid;
-	bool threaded;
+	struct pp_pprof_encoder *e = op_xcalloc(1, sizeof(*e));
 	int ret;
 
-	e = op_xcalloc(1, sizeof(*e));
+	*ep = NULL;
 	e->m = m;
 	e->out = out;
 	ret = packer_init(&e->packers[0], e);
@@ -443,20 +467,34 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 		free(e);
 		return ret;
 	}
-	plan_profile(e, m);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->written, NULL);
+	pthread_cond_init(&e->more, NULL);
+	plan_first(e, m);
 	/* the second thread's own stream; without it the caller does it all */
-	threaded = e->nr_parts > 2 && !packer_init(&e->packers[1], e) &&
-		   !pthread_create(&tid, NULL, encode_in_thread, &e->packers[1]);
+	e->threaded = !packer_init(&e->packers[1], e) &&
+		      !pthread_create(&e->tid, NULL, encode_in_thread, &e->packers[1]);
+	*ep = e;
+	return 0;
+}
+
+int pp_pprof_encode_finish(struct pp_pprof_encoder *e, struct op_err *err)
+{
+	int ret;
+
+	pthread_mutex_lock(&e->lock);
+	plan_rest(e, e->m);
+	pthread_cond_broadcast(&e->more);
+	pthread_mutex_unlock(&e->lock);
 	encode_parts(e, &e->packers[0]);
-	if (threaded)
-		pthread_join(tid, NULL);
+	if (e->threaded)
+		pthread_join(e->tid, NULL);
 	if (!e->err && !e->wrote)
 		e->err = write_empty(e);
 	ret = e->err;
 	if (ret)
 		op_err_set(err, "cannot write the profile");
+	pthread_cond_destroy(&e->more);
 	pthread_cond_destroy(&e->written);
 	pthread_mutex_destroy(&e->lock);
 	packer_release(&e->packers[0]);
@@ -464,4 +502,12 @@ int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
 	free(e->parts);
 	free(e);
 	return ret;
+}
+
+int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err)
+{
+	struct pp_pprof_encoder *e;
+	int ret = pp_pprof_encode_start(m, out, &e, err);
+
+	return ret ? ret : pp_pprof_encode_finish(e, err);
 }

@@ -219,6 +219,18 @@ struct pp_pprof {
  * with err set.
  */
 int pp_pprof_encode(struct pp_pprof *m, FILE *out, struct op_err *err);
+/*
+ * The same in two steps, so that the samples are packed (by a thread of
+ * the encoder's) while the rest is still being made: start once the
+ * sample types and the samples (their location ids, values and labels)
+ * are final, and leave those alone until finish; finish once the rest is
+ * made.  start: 0 or -ENOMEM (then no finish); finish: as
+ * pp_pprof_encode(), and frees the encoder.
+ */
+struct pp_pprof_encoder;
+int pp_pprof_encode_start(const struct pp_pprof *m, FILE *out, struct pp_pprof_encoder **ep,
+			  struct op_err *err);
+int pp_pprof_encode_finish(struct pp_pprof_encoder *e, struct op_err *err);
 
 /*
  * Readying source lines ahead (lines_ahead.c): a thread that calls

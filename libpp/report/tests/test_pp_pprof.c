@@ -259,6 +259,42 @@ static void test_encode_many(void **state)
 	free(buf);
 }
 
+/*
+ * In two steps: started with the samples alone (no mappings, locations,
+ * functions, and strings only as far as the samples' labels), the rest
+ * given before finishing: the same profile
+ */
+static void test_encode_two_steps(void **state)
+{
+	Perftools__Profiles__Profile *p;
+	struct pp_pprof m, full;
+	struct pp_pprof_encoder *e;
+	struct op_err err = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(mem);
+	make_profile(&full);
+	m = full;
+	m.nr_mappings = m.nr_locations = m.nr_functions = m.nr_comments = 0;
+	m.nr_strings = 10;
+	assert_int_equal(pp_pprof_encode_start(&m, mem, &e, &err), 0);
+	/* what the caller makes meanwhile (the fields the samples do not use) */
+	m.nr_mappings = full.nr_mappings;
+	m.nr_locations = full.nr_locations;
+	m.nr_functions = full.nr_functions;
+	m.nr_comments = full.nr_comments;
+	m.nr_strings = full.nr_strings;
+	assert_int_equal(pp_pprof_encode_finish(e, &err), 0);
+	assert_int_equal(fclose(mem), 0);
+	p = decode(buf, len);
+	check_profile(p);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	free(buf);
+}
+
 /* nothing at all to write: still a gzip file, of an empty message */
 static void test_encode_empty(void **state)
 {
@@ -400,6 +436,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_encode),
 		cmocka_unit_test(test_encode_many),
+		cmocka_unit_test(test_encode_two_steps),
 		cmocka_unit_test(test_encode_empty),
 		cmocka_unit_test(test_encode_unwritable),
 		cmocka_unit_test(test_output),
