@@ -53,7 +53,6 @@
 #include "libutil/op_error.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
-#include "libutil/op_sort.h"
 
 /* what a location or function is of: (image, key) or (SIZE_MAX, name) */
 struct key {
@@ -472,147 +471,21 @@ static uint64_t *leaf_get(struct build *b, size_t loc, size_t app)
 	return &b->leaf_counts[i * b->nr_classes];
 }
 
-/* the frames of the shown stacks, by their position after the first one's */
-struct frames {
-	const void **sym;		/* its symbol, or its name (no mapping) */
-	uint64_t *at;			/* the key of each one's location */
-	size_t *bucket;			/* its image, or nr_images: no mapping */
-	struct op_kv *kv, *tmp;		/* (location order, position) */
-	size_t nr, alloc;
-	uint64_t *lo, *hi;		/* per bucket: the smallest and largest at */
-	uint64_t *base;			/* per bucket: its packed keys' first */
-	bool packed;			/* kv's keys: (bucket, at) packed */
-};
-
-static void frames_add(struct frames *v, struct build *b, const struct pp_stack_frame *fr,
-		       bool caller)
-{
-	size_t k = v->nr++, bucket = fr->image == SIZE_MAX ? b->p->nr_images : fr->image;
-
-	if (k == v->alloc) {
-		v->alloc = v->alloc ? 2 * v->alloc : 4096;
-		v->sym = op_xreallocarray(v->sym, v->alloc, sizeof(*v->sym));
-		v->at = op_xreallocarray(v->at, v->alloc, sizeof(*v->at));
-		v->bucket = op_xreallocarray(v->bucket, v->alloc, sizeof(*v->bucket));
-	}
-	v->sym[k] = fr->image == SIZE_MAX ? (const void *)fr->other : (const void *)fr->sym;
-	v->bucket[k] = bucket;
-	v->at[k] = fr->image == SIZE_MAX ? name_str(b, fr->other) : frame_key(fr, caller);
-	if (v->at[k] < v->lo[bucket])
-		v->lo[bucket] = v->at[k];
-	if (v->at[k] > v->hi[bucket])
-		v->hi[bucket] = v->at[k];
-}
-
 /*
- * v's positions in location order, by bucket then key: one radix sort of
- * (bucket, key) packed into 64 bits (each bucket's range after the last
- * one's), or two when the ranges do not fit (by key, then by bucket)
+ * The location of the frames at key in bucket (what: their symbol or
+ * name), made as the next one, in its image's sorted range
  */
-static const struct op_kv *frames_sort(struct frames *v, size_t nr_buckets)
-{
-	uint64_t *base = v->base = op_xcalloc(nr_buckets + 1, sizeof(*base)), sum = 0;
-	const struct op_kv *sorted;
-	bool fits = true;
-	size_t k;
-
-	for (k = 0; k < nr_buckets && fits; k++) {
-		uint64_t span = v->hi[k] - v->lo[k];
-
-		if (v->hi[k] < v->lo[k])
-			continue;		/* no frame there */
-		base[k] = sum;
-		if (span >= UINT64_MAX - sum)
-			fits = false;
-		else
-			sum += span + 1;
-	}
-	v->kv = op_xcalloc(v->nr + 1, sizeof(*v->kv));
-	v->tmp = op_xcalloc(v->nr + 1, sizeof(*v->tmp));
-	for (k = 0; k < v->nr; k++) {
-		v->kv[k].key = fits ? base[v->bucket[k]] + (v->at[k] - v->lo[v->bucket[k]]) : v->at[k];
-		v->kv[k].value = k;
-	}
-	sorted = op_sort_kv(v->kv, v->tmp, v->nr);
-	v->packed = fits;
-	if (!fits) {
-		struct op_kv *by_bucket = sorted == v->kv ? v->tmp : v->kv;
-
-		for (k = 0; k < v->nr; k++) {
-			by_bucket[k].key = v->bucket[sorted[k].value];
-			by_bucket[k].value = sorted[k].value;
-		}
-		sorted = op_sort_kv(by_bucket, by_bucket == v->kv ? v->tmp : v->kv, v->nr);
-	}
-	return sorted;
-}
-
-static void frames_release(struct frames *v)
-{
-	free(v->sym);
-	free(v->base);
-	free(v->at);
-	free(v->bucket);
-	free(v->kv);
-	free(v->tmp);
-	free(v->lo);
-	free(v->hi);
-}
-
-/*
- * The location of v's frame k, in bucket at key at, made as the next one,
- * in its image's sorted range
- */
-static void new_location(struct build *b, const struct frames *v, size_t k, size_t bucket,
-			 uint64_t at)
+static void new_location(struct build *b, size_t bucket, uint64_t key, const void *what)
 {
 	size_t image = bucket == b->p->nr_images ? SIZE_MAX : bucket;
-	const struct key key = { image, at };
+	const struct key k = { image, key };
 
-	make_location(b, &key, v->sym[k]);
+	make_location(b, &k, what);
 	if (image != SIZE_MAX) {
 		if (!b->sorted_hi[image])
 			b->sorted_lo[image] = b->m.nr_locations - 1;
 		b->sorted_hi[image] = b->m.nr_locations;
 	}
-}
-
-/*
- * The locations of v's frames in sorted order: each distinct (bucket,
- * key) a new one.  Packed keys tell both, so that only the symbols of
- * the new ones are read at their (random) positions, fetched ahead.
- */
-static void make_locations(struct build *b, const struct frames *v, const struct op_kv *sorted,
-			   size_t nr_buckets, uint64_t *frames)
-{
-	size_t *used = op_xcalloc(nr_buckets + 1, sizeof(*used)), nr_used = 0, at = 0, i;
-
-	/* the buckets with frames, in key order */
-	for (i = 0; i < nr_buckets; i++)
-		if (v->lo[i] <= v->hi[i])
-			used[nr_used++] = i;
-	for (i = 0; i < v->nr; i++) {
-		size_t k = sorted[i].value;
-
-		if (i + 16 < v->nr)
-			__builtin_prefetch(&v->sym[sorted[i + 16].value]);
-		if (!v->packed) {
-			if (!i || v->bucket[k] != v->bucket[sorted[i - 1].value] ||
-			    v->at[k] != v->at[sorted[i - 1].value])
-				new_location(b, v, k, v->bucket[k], v->at[k]);
-		} else if (!i || sorted[i].key != sorted[i - 1].key) {
-			uint64_t key = sorted[i].key;
-			size_t bucket;
-
-			/* the bucket: the last with frames whose base is not above key */
-			while (at + 1 < nr_used && v->base[used[at + 1]] <= key)
-				at++;
-			bucket = used[at];
-			new_location(b, v, k, bucket, key - v->base[bucket] + v->lo[bucket]);
-		}
-		frames[k] = b->m.nr_locations;
-	}
-	free(used);
 }
 
 /*
@@ -625,16 +498,14 @@ static void make_locations(struct build *b, const struct frames *v, const struct
  */
 static void add_stacks(struct build *b, const struct pp_stacks *st)
 {
-	size_t nr_buckets = b->p->nr_images + 1, first_sample = b->m.nr_samples;
+	size_t nr_images = b->p->nr_images, first_sample = b->m.nr_samples;
 	size_t first_frame = b->m.nr_frames, *apps = op_xcalloc(st->nr + 1, sizeof(*apps));
-	struct frames v = { 0 };
-	const struct op_kv *sorted;
+	struct pp_keyorder o;
+	struct pp_keyorder_item it;
 	size_t i, f, c, n;
 
-	v.lo = op_xcalloc(nr_buckets, sizeof(*v.lo));
-	v.hi = op_xcalloc(nr_buckets, sizeof(*v.hi));
-	for (i = 0; i < nr_buckets; i++)
-		v.lo[i] = UINT64_MAX;
+	/* buckets: the images, then nr_images for the frames without one */
+	pp_keyorder_init(&o, nr_images + 1);
 	for (i = 0; i < st->nr; i++) {
 		const struct pp_stack *s = &st->v[i];
 		struct pp_row *row;
@@ -642,7 +513,12 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 		if (!s->nr_frames || !pp_leaf_shown(b->r, b->s, s, &row))
 			continue;
 		for (f = 0; f < s->nr_frames; f++) {
-			frames_add(&v, b, &s->frames[f], f > 0);
+			const struct pp_stack_frame *fr = &s->frames[f];
+
+			if (fr->image == SIZE_MAX)
+				pp_keyorder_add(&o, nr_images, name_str(b, fr->other), fr->other);
+			else
+				pp_keyorder_add(&o, fr->image, frame_key(fr, f > 0), fr->sym);
 			add_frame(b, 0);	/* its location: below */
 		}
 		apps[b->m.nr_samples - first_sample] = s->app;
@@ -651,8 +527,13 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 			for (c = 0; c < b->nr_classes; c++)
 				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
 	}
-	sorted = frames_sort(&v, nr_buckets);
-	make_locations(b, &v, sorted, nr_buckets, b->m.frames + first_frame);
+	pp_keyorder_sort(&o);
+	while (pp_keyorder_next(&o, &it)) {
+		if (it.first)
+			new_location(b, it.bucket, it.key, it.what);
+		b->m.frames[first_frame + it.pos] = b->m.nr_locations;
+	}
+	pp_keyorder_release(&o);
 	/* the leaves' samples per location and app, for add_rest() */
 	for (n = first_sample; n < b->m.nr_samples; n++) {
 		uint64_t *sum = leaf_get(b, b->m.frames[b->m.first[n]] - 1, apps[n - first_sample]);
@@ -660,7 +541,6 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 		for (c = 0; c < b->nr_classes; c++)
 			sum[c] += (uint64_t)b->m.values[n * b->nr_classes + c];
 	}
-	frames_release(&v);
 	free(apps);
 }
 

@@ -20,6 +20,7 @@
 #include "libpp/report/pp_report.h"
 #include "libpp/symbols/pp_demangle.h"
 #include "libutil/op_hmap.h"
+#include "libutil/op_sort.h"
 #include "libutil/op_strbuf.h"
 
 /* --- what an output is given (prepare.c) ------------------------------- */
@@ -231,6 +232,42 @@ struct pp_pprof_encoder;
 int pp_pprof_encode_start(const struct pp_pprof *m, FILE *out, struct pp_pprof_encoder **ep,
 			  struct op_err *err);
 int pp_pprof_encode_finish(struct pp_pprof_encoder *e, struct op_err *err);
+
+/*
+ * Items put in (bucket, key) order (pprof_frames.c): the pprof export's
+ * frames, so that each distinct (image, address) is one location, made
+ * in address order.  Add them (buckets below nr_buckets), sort once,
+ * then walk them in order.
+ */
+struct pp_keyorder {
+	const void **what;		/* per item, as added */
+	uint64_t *key;
+	size_t *bucket;
+	size_t nr, alloc, nr_buckets;
+	uint64_t *lo, *hi;		/* per bucket: its smallest and largest key */
+	uint64_t *base;			/* per bucket: its first packed key */
+	size_t *used, nr_used, at_used;	/* the buckets with items, in order */
+	struct op_kv *kv, *tmp;
+	const struct op_kv *sorted;	/* (packed key or bucket, item) */
+	bool packed;			/* sorted's keys are (bucket, key) packed */
+	size_t next;			/* the walk's next place in sorted */
+};
+
+/* an item of the walk: pos, its place when added; bucket, key and what
+ * are set at the first item of each (bucket, key) and kept for the others */
+struct pp_keyorder_item {
+	size_t pos, bucket;
+	uint64_t key;
+	const void *what;
+	bool first;			/* the first of its (bucket, key) */
+};
+
+void pp_keyorder_init(struct pp_keyorder *o, size_t nr_buckets);
+void pp_keyorder_add(struct pp_keyorder *o, size_t bucket, uint64_t key, const void *what);
+void pp_keyorder_sort(struct pp_keyorder *o);
+/* the next item in order into *it (the same one each call); false after the last */
+bool pp_keyorder_next(struct pp_keyorder *o, struct pp_keyorder_item *it);
+void pp_keyorder_release(struct pp_keyorder *o);
 
 /*
  * Readying source lines ahead (lines_ahead.c): a thread that calls

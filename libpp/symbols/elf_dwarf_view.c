@@ -14,6 +14,9 @@
  * would the file.  A file this does not fit (another class or byte
  * order than the host's, another compression, a dwz link to a second
  * file, a relocatable object, a corrupt section) is left to libdw whole.
+ *
+ * pp_dwarf_view_sections() finds, in that image or the file libdw reads,
+ * the line sections elf_linetab.c reads itself.
  */
 #include "config.h"
 
@@ -27,6 +30,7 @@
 #include <string.h>
 
 #include "libpp/symbols/pp_dwarf_view.h"
+#include "libpp/symbols/pp_linetab.h"
 #include "libutil/op_alloc.h"
 
 /* the sections libdw reads for lines, ranges, names and inline chains */
@@ -251,4 +255,47 @@ void pp_dwarf_view_free(struct pp_dwarf_view *v)
 	elf_end(v->elf);
 	free(v->image);
 	free(v);
+}
+
+void pp_dwarf_view_sections(Elf *elf, struct pp_linetab_sections *out)
+{
+	static const union { uint16_t v; unsigned char b[2]; } host = { 1 };
+	struct pp_linetab_sections s = { 0 };
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || !gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
+	    eh.e_ident[EI_DATA] != (host.b[0] ? ELFDATA2LSB : ELFDATA2MSB) ||
+	    elf_getshdrstrndx(elf, &shstrndx)) {
+		*out = s;
+		return;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (strcmp(name, ".debug_line") && strcmp(name, ".debug_line_str") &&
+		    strcmp(name, ".debug_str"))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS ||
+		    !(d = elf_getdata(scn, NULL)) || !d->d_buf) {
+			*out = (struct pp_linetab_sections){ 0 };
+			return;
+		}
+		if (!strcmp(name, ".debug_line")) {
+			s.line = d->d_buf;
+			s.line_size = d->d_size;
+		} else if (!strcmp(name, ".debug_line_str")) {
+			s.line_str = d->d_buf;
+			s.line_str_size = d->d_size;
+		} else {
+			s.str = d->d_buf;
+			s.str_size = d->d_size;
+		}
+	}
+	*out = s;
 }

@@ -30,7 +30,6 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <elfutils/libdw.h>
-#include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,52 +108,6 @@ struct cu_table {
 	struct pp_linetab *t;		/* NULL: libdw's */
 };
 
-/*
- * The sections elf_linetab.c reads, from the ELF libdw reads, when they
- * are there as it would see them: uncompressed, in this host's byte
- * order, in an executable or shared object (libdw does not relocate an
- * object's); else none, and every table is libdw's.
- */
-static void find_sections(struct pp_lines *l)
-{
-	static const union { uint16_t v; unsigned char b[2]; } host = { 1 };
-	Elf *elf = dwarf_getelf(l->dw);
-	struct pp_linetab_sections s = { 0 };
-	GElf_Ehdr eh;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (!elf || !gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
-	    eh.e_ident[EI_DATA] != (host.b[0] ? ELFDATA2LSB : ELFDATA2MSB) ||
-	    elf_getshdrstrndx(elf, &shstrndx))
-		return;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		if (strcmp(name, ".debug_line") && strcmp(name, ".debug_line_str") &&
-		    strcmp(name, ".debug_str"))
-			continue;
-		if ((sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS ||
-		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-			return;
-		if (!strcmp(name, ".debug_line")) {
-			s.line = d->d_buf;
-			s.line_size = d->d_size;
-		} else if (!strcmp(name, ".debug_line_str")) {
-			s.line_str = d->d_buf;
-			s.line_str_size = d->d_size;
-		} else {
-			s.str = d->d_buf;
-			s.str_size = d->d_size;
-		}
-	}
-	l->secs = s;
-}
-
 int pp_lines_open(const struct pp_elf *e, struct pp_lines **out)
 {
 	struct pp_lines *l;
@@ -179,7 +132,7 @@ int pp_lines_open(const struct pp_elf *e, struct pp_lines **out)
 		free(l);
 		return -ENOENT;
 	}
-	find_sections(l);
+	pp_dwarf_view_sections(dwarf_getelf(l->dw), &l->secs);
 	*out = l;
 	return 0;
 }

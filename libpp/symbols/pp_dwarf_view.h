@@ -26,4 +26,14 @@ Elf *pp_dwarf_view_elf(const struct pp_dwarf_view *v);
 /* after dwarf_end() of what read it; NULL is fine */
 void pp_dwarf_view_free(struct pp_dwarf_view *v);
 
+struct pp_linetab_sections;
+/*
+ * The sections pp_linetab_read() reads, from elf (the view's image or the
+ * file libdw reads), when they are there as libdw sees them:
+ * uncompressed, in this host's byte order, in an executable or shared
+ * object (libdw does not relocate an object's); else all NULL, and every
+ * line table is libdw's to read.  elf NULL: none.
+ */
+void pp_dwarf_view_sections(Elf *elf, struct pp_linetab_sections *out);
+
 #endif

@@ -43,35 +43,6 @@ struct dw_file {
 	struct pp_linetab_sections secs;
 };
 
-static void sections_of(Elf *elf, struct pp_linetab_sections *s)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	memset(s, 0, sizeof(*s));
-	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		assert_non_null(gelf_getshdr(scn, &sh));
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || (sh.sh_flags & SHF_COMPRESSED) || !(d = elf_getdata(scn, NULL)))
-			continue;
-		if (!strcmp(name, ".debug_line")) {
-			s->line = d->d_buf;
-			s->line_size = d->d_size;
-		} else if (!strcmp(name, ".debug_line_str")) {
-			s->line_str = d->d_buf;
-			s->line_str_size = d->d_size;
-		} else if (!strcmp(name, ".debug_str")) {
-			s->str = d->d_buf;
-			s->str_size = d->d_size;
-		}
-	}
-}
-
 /* false when path is not there */
 static bool dw_open(struct dw_file *f, const char *path)
 {
@@ -89,7 +60,7 @@ static bool dw_open(struct dw_file *f, const char *path)
 		elf = pp_dwarf_view_elf(f->view);
 	f->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	assert_non_null(f->dw);
-	sections_of(elf, &f->secs);
+	pp_dwarf_view_sections(elf, &f->secs);
 	assert_non_null(f->secs.line);
 	return true;
 }
