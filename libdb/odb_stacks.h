@@ -154,6 +154,27 @@ void odb_stacks_get(const struct odb_stacks *s, size_t i, struct odb_stack *st,
 /* samples dropped at the size limit (as the header said at opening) */
 uint64_t odb_stacks_dropped(const struct odb_stacks *s);
 
+/*
+ * Version 2's prefix tree itself, for a reader that follows the nodes
+ * rather than copying each stack's frames (stacks share their callers'
+ * nodes): the number of nodes (0 in version 1), node n (0 .. nr_nodes -
+ * 1), and the node where stack i ends.  odb_stacks_node() is false for a
+ * node that no longer checks out (the file rewritten in place since it
+ * was opened: an image or parent out of range); *v is then a root of
+ * image 0 counting nothing.
+ */
+struct odb_stack_tree_node {
+	uint32_t image;
+	uint32_t parent;		/* an earlier node, or ODB_STACKS_NO_PARENT:
+					 * a root, the application */
+	uint64_t offset;
+	const uint64_t *counts;		/* nr_events, into the mapping */
+};
+
+size_t odb_stacks_nr_nodes(const struct odb_stacks *s);
+bool odb_stacks_node(const struct odb_stacks *s, size_t n, struct odb_stack_tree_node *v);
+size_t odb_stacks_stack_node(const struct odb_stacks *s, size_t i);
+
 /* --- writing ------------------------------------------------------------ */
 
 struct odb_stacks_writer;

@@ -223,6 +223,9 @@ int odb_stacks_check_header(const struct odb_stacks_header *h, uint64_t file_siz
 	return 0;
 }
 
+/* the counts of a node that no longer checks out */
+static const uint64_t zero_counts[ODB_STACKS_MAX_EVENTS];
+
 struct odb_stacks {
 	unsigned char *map;
 	size_t map_size;
@@ -382,4 +385,35 @@ void odb_stacks_get(const struct odb_stacks *s, size_t i, struct odb_stack *st,
 uint64_t odb_stacks_dropped(const struct odb_stacks *s)
 {
 	return s->dropped;
+}
+
+size_t odb_stacks_nr_nodes(const struct odb_stacks *s)
+{
+	return s->version == ODB_STACKS_VERSION_1 ? 0 : s->sc.nr_node;
+}
+
+bool odb_stacks_node(const struct odb_stacks *s, size_t n, struct odb_stack_tree_node *v)
+{
+	struct odb_stack_node node;
+
+	memcpy(&node, s->map + s->sc.node[n], sizeof(node));
+	v->counts = (const uint64_t *)(s->map + s->sc.node[n] + sizeof(node));
+	v->image = node.tag >> 8;
+	v->parent = node.parent;
+	v->offset = node.offset;
+	/* checked when opened; checked again, as node_frames() does */
+	if (v->image >= s->sc.nr_img ||
+	    (v->parent != ODB_STACKS_NO_PARENT && v->parent >= n)) {
+		v->image = 0;
+		v->parent = ODB_STACKS_NO_PARENT;
+		v->offset = 0;
+		v->counts = zero_counts;
+		return false;
+	}
+	return true;
+}
+
+size_t odb_stacks_stack_node(const struct odb_stacks *s, size_t i)
+{
+	return s->version == ODB_STACKS_VERSION_1 ? 0 : s->sc.stk[i];
 }

@@ -56,6 +56,21 @@ void *op_malloc(size_t size)
 	return malloc(size ? size : 1);
 }
 
+void *op_calloc_written(size_t nmemb, size_t size)
+{
+	size_t total;
+	void *p;
+
+	if (!op_mul_size(nmemb, size, &total))
+		return NULL;
+	if (inject_failure())
+		return NULL;
+	p = malloc(total ? total : 1);
+	if (p)
+		memset(p, 0, total);
+	return p;
+}
+
 void *op_calloc(size_t nmemb, size_t size)
 {
 	size_t total;
@@ -159,6 +174,11 @@ void *op_xmalloc(size_t size)
 void *op_xcalloc(size_t nmemb, size_t size)
 {
 	return must(op_calloc(nmemb, size));
+}
+
+void *op_xcalloc_written(size_t nmemb, size_t size)
+{
+	return must(op_calloc_written(nmemb, size));
 }
 
 void *op_xrealloc(void *ptr, size_t size)

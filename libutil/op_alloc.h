@@ -42,6 +42,14 @@ static inline bool op_add_size(size_t a, size_t b, size_t *out)
 void *op_malloc(size_t size);
 /* zeroed nmemb * size bytes; NULL on failure or overflow */
 void *op_calloc(size_t nmemb, size_t size);
+/*
+ * op_calloc() for memory read before it is all written (a hash table, a
+ * cache): zeroed by writing, not left to the kernel.  A fresh calloc()ed
+ * page read first is mapped to the shared zero page and copied on the
+ * first store: two faults, the second flushing the TLBs of the other
+ * CPUs running the process's threads.
+ */
+void *op_calloc_written(size_t nmemb, size_t size);
 /* like realloc(); on failure returns NULL and leaves ptr untouched */
 void *op_realloc(void *ptr, size_t size);
 /* realloc() to nmemb * size bytes, NULL on overflow or failure */
@@ -53,6 +61,7 @@ char *op_strndup(const char *s, size_t n);
 /* the same, but exit(1) with "out of memory" instead of returning NULL */
 void *op_xmalloc(size_t size);
 void *op_xcalloc(size_t nmemb, size_t size);
+void *op_xcalloc_written(size_t nmemb, size_t size);
 void *op_xrealloc(void *ptr, size_t size);
 void *op_xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *op_xstrdup(const char *s);

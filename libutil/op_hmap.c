@@ -29,7 +29,7 @@ static int grow(struct op_hmap *map)
 	size_t size = old_size ? old_size * 2 : 16, i;
 	struct op_hmap_slot *slots;
 
-	slots = op_calloc(size, sizeof(*slots));
+	slots = op_calloc_written(size, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i < old_size; i++) {

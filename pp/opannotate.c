@@ -267,6 +267,7 @@ int main(int argc, char **argv)
 		status = 2;
 		goto out_ctx;
 	}
+	opts.common.symbols = true;
 	status = ppt_job_start(&job, &opts.common, false, nr, args);
 	if (!status) {
 		cmd = ppt_command_line(argc, argv);

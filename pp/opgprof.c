@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 	if (status)
 		goto out_ctx;
 	args = op_popt_args(ctx, &nr);
+	opts.common.symbols = true;
 	status = ppt_job_start(&job, &opts.common, false, nr, args);
 	if (!status && job.nr_sides == 2) {
 		op_usage_error("opgprof takes one profile, not a differential { } { }");

@@ -320,6 +320,7 @@ int main(int argc, char **argv)
 		goto out_ctx;
 	op_debug_phase("options parsed");
 	args = op_popt_args(ctx, &nr);
+	opts.common.symbols = pp_output_choose(modes_of(&opts, false))->needs & PP_NEEDS_SYMBOLS;
 	status = ppt_job_start(&job, &opts.common, opts.xml, nr, args);
 	if (!status && job.nr_sides == 2)
 		status = validate_differential();

@@ -17,6 +17,7 @@
 
 #include "libdb/odb_abi.h"
 #include "libdb/odb_stats.h"
+#include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_file.h"
@@ -262,6 +263,28 @@ static void keep_freed_memory(void)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
+/* the kernel image of a session recorded without a vmlinux */
+static const struct odb_image_id kernel_id = {
+	.kind = ODB_IMAGE_KERNEL,
+	.name = (char *)"no-vmlinux",
+};
+
+static void symbol_options(struct ppt_job *job, const struct ppt_common_options *o);
+
+/*
+ * The kernel's symbols, from the session's kallsyms copy, read by a
+ * thread while the sample files are listed: parsing 120 000 lines is
+ * most of a report's table loading.  Only for a session with a copy and
+ * without a vmlinux (the kernel image is then no-vmlinux); the table is
+ * dropped when the profile has no kernel samples.
+ */
+static void kernel_ahead(struct ppt_job *job)
+{
+	if (!job->info.kallsyms || job->info.run.vmlinux)
+		return;
+	job->kernel_ahead = pp_symtab_ahead_start(&kernel_id, true, &job->sym_opts);
+}
+
 int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 		  bool xml_classes, int argc, const char *const *argv)
 {
@@ -296,23 +319,42 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	if (!job->sd.given && !o->quiet)
 		fprintf(stderr, "Using %s/samples/ for samples directory.\n", job->sd.dir);
 	job->nr_sides = job->spec.differential ? 2 : 1;
+	pp_session_info_read(&job->sd, pp_spec_sessions(first)->items[0], &job->info);
+	if (o->image_path)
+		job->image_paths = ppt_split_list(o->image_path);
+	symbol_options(job, o);
+	if (o->symbols)
+		kernel_ahead(job);
 	for (side = 0; side < job->nr_sides; side++) {
 		ret = list_side(job, side, side ? &job->spec.second : first);
 		if (ret)
 			return ret;
 	}
 	op_debug_phase("sample files listed");
-	pp_session_info_read(&job->sd, pp_spec_sessions(first)->items[0], &job->info);
 	warn_odd_files(&job->sd, pp_spec_sessions(first)->items[0]);
 	warn_foreign_abi(&job->sd);
 	warn_about_stats(job);
-	if (o->image_path)
-		job->image_paths = ppt_split_list(o->image_path);
 	warn_image_paths(job->image_paths, o->root);
 	if (o->include_symbols)
 		job->include = ppt_split_list(o->include_symbols);
 	if (o->exclude_symbols)
 		job->exclude = ppt_split_list(o->exclude_symbols);
+	for (side = 0; side < job->nr_sides; side++) {
+		ret = build_side(job, side);
+		if (ret)
+			return ret;
+	}
+	/* the kernel's table, read ahead: the profile's when it has the kernel */
+	if (job->kernel_ahead &&
+	    pp_profile_symtab_ahead(&job->profile[0], &kernel_id, true, job->kernel_ahead))
+		job->kernel_ahead = NULL;
+	op_debug_phase("profile built");
+	return 0;
+}
+
+/* what the symbol tables are read with */
+static void symbol_options(struct ppt_job *job, const struct ppt_common_options *o)
+{
 	job->sym_opts.root = o->root;
 	job->sym_opts.image_path = (const char *const *)job->image_paths;
 	job->sym_opts.archive = job->sd.archive;
@@ -324,19 +366,13 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	job->sym_opts.modules = job->info.modules;
 	job->sym_opts.vmlinux = job->info.run.vmlinux;
 	job->sym_opts.demangle = job->demangle;
-	for (side = 0; side < job->nr_sides; side++) {
-		ret = build_side(job, side);
-		if (ret)
-			return ret;
-	}
-	op_debug_phase("profile built");
-	return 0;
 }
 
 void ppt_job_release(struct ppt_job *job)
 {
 	int side;
 
+	pp_symtab_free(pp_symtab_ahead_take(job->kernel_ahead));
 	for (side = 0; side < 2; side++) {
 		pp_profile_release(&job->profile[side]);
 		pp_file_list_release(&job->files[side]);

@@ -33,6 +33,7 @@ struct ppt_job {
 	enum pp_demangle_mode demangle;
 	struct pp_notes notes;		/* printed as warnings, each once */
 	int nr_sides;
+	struct pp_symtab_ahead *kernel_ahead;	/* until the profile is built */
 };
 
 /*

@@ -8,6 +8,8 @@
 #ifndef PPT_OPTIONS_H
 #define PPT_OPTIONS_H
 
+#include <stdbool.h>
+
 #include <popt.h>
 
 struct ppt_common_options {
@@ -23,6 +25,9 @@ struct ppt_common_options {
 	int exclude_dependent;
 	int quiet;
 	int version;
+	/* not an option: set by the tool when its output needs symbol
+	 * tables (the kernel's is then read while sample files are listed) */
+	bool symbols;
 };
 
 /* entries of the common table, POPT_TABLEEND included */

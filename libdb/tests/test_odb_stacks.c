@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -226,24 +227,36 @@ static size_t file_size(void)
  * events (19 and 20 bytes) and the two images of add() (15 and 21) */
 static const size_t strings_size = 64 + 32 + 32 + 24 + 32;
 
+/* a new file of stacks sharing callers: root, 0x102, 0x101, leaf 0x100
+ * (5 of event 0); leaf 0x900 under 0x101 (2 of event 1); 0x101 (1 of
+ * event 0); with more, also root, 0x201, leaf 0x200 (7 of event 0) */
+static void write_tree(bool more)
+{
+	struct odb_stack_frame f[3] = { { 1, 0, 0x900 }, { 0, 0, 0x101 }, { 0, 0, 0x102 } };
+	struct odb_stacks_writer *w;
+
+	unlink(path);
+	w = writer(0);
+	add(w, 0x100, 3, 0, 5);
+	assert_int_equal(odb_stacks_writer_add(w, 0, f, 3, 1, 2), 0);
+	assert_int_equal(odb_stacks_writer_add(w, 0, f + 1, 2, 0, 1), 0);
+	if (more)
+		add(w, 0x200, 2, 0, 7);
+	assert_int_equal(odb_stacks_writer_close(w), 0);
+}
+
 /* callers are shared: a stack differing in its leaf costs one node;
  * closing trims the file and a reopened one grows again */
 static void test_tree(void **state)
 {
 	const size_t node = 16 + 2 * 8;
-	struct odb_stack_frame f[3] = { { 1, 0, 0x900 }, { 0, 0, 0x101 }, { 0, 0, 0x102 } };
 	struct odb_stacks_writer *w;
 	struct odb_stacks *s;
 	struct odb_stack st;
 	size_t i;
 
 	(void)state;
-	unlink(path);
-	w = writer(0);
-	add(w, 0x100, 3, 0, 5);		/* root, 0x102, 0x101, leaf 0x100 */
-	assert_int_equal(odb_stacks_writer_add(w, 0, f, 3, 1, 2), 0);	/* leaf 0x900 */
-	assert_int_equal(odb_stacks_writer_add(w, 0, f + 1, 2, 0, 1), 0); /* 0x101 */
-	assert_int_equal(odb_stacks_writer_close(w), 0);
+	write_tree(false);
 	assert_int_equal(file_size(), strings_size + 5 * node);
 
 	assert_int_equal(odb_stacks_open(path, &s), 0);
@@ -268,6 +281,84 @@ static void test_tree(void **state)
 	assert_int_equal(file_size(), strings_size + 105 * node);
 	assert_int_equal(odb_stacks_open(path, &s), 0);
 	assert_int_equal(odb_stacks_nr_stacks(s), 103);
+	odb_stacks_close(s);
+}
+
+static void write_v1(void);
+
+/* every stack of s read through the tree's nodes: the frames odb_stacks_get() gives */
+static void check_nodes(const struct odb_stacks *s)
+{
+	size_t i, n;
+
+	for (n = 0; n < odb_stacks_nr_nodes(s); n++) {
+		struct odb_stack_tree_node v;
+
+		assert_true(odb_stacks_node(s, n, &v));
+		assert_true(v.parent == ODB_STACKS_NO_PARENT || v.parent < n);
+		assert_true(v.image < odb_stacks_nr_images(s));
+	}
+	for (i = 0; i < odb_stacks_nr_stacks(s); i++) {
+		struct odb_stack_tree_node v;
+		struct odb_stack st;
+		size_t f = 0;
+
+		odb_stacks_get(s, i, &st, fbuf);
+		n = odb_stacks_stack_node(s, i);
+		assert_true(n < odb_stacks_nr_nodes(s));
+		assert_true(odb_stacks_node(s, n, &v));
+		assert_memory_equal(v.counts, st.counts, 2 * sizeof(uint64_t));
+		while (v.parent != ODB_STACKS_NO_PARENT) {
+			assert_true(f < st.nr_frames);
+			assert_int_equal(v.image, st.frames[f].image);
+			assert_int_equal(v.offset, st.frames[f].offset);
+			f++;
+			assert_true(odb_stacks_node(s, v.parent, &v));
+		}
+		assert_int_equal(f, st.nr_frames);
+		assert_int_equal(v.image, st.app);	/* the root */
+	}
+}
+
+/*
+ * The tree itself (odb_stacks_node()): each stack's leaf node and its
+ * ancestors are its frames, the root its application; a node changed in
+ * place since the file was opened (a parent not before it) reads as a
+ * root of nothing; version 1 has no nodes
+ */
+static void test_nodes(void **state)
+{
+	const size_t node = 16 + 2 * 8;
+	struct odb_stack_tree_node v;
+	struct odb_stacks *s;
+	uint32_t self = 4;
+	FILE *fp;
+
+	(void)state;
+	write_tree(true);
+
+	assert_int_equal(odb_stacks_open(path, &s), 0);
+	assert_int_equal(odb_stacks_nr_nodes(s), 7);
+	assert_int_equal(odb_stacks_nr_stacks(s), 4);
+	check_nodes(s);
+	assert_true(odb_stacks_node(s, 0, &v));		/* the root */
+	assert_int_equal(v.parent, ODB_STACKS_NO_PARENT);
+	assert_int_equal(v.image, 0);
+	/* node 4 (leaf 0x900) made its own parent behind the reader's back */
+	fp = fopen(path, "r+");
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, (long)(strings_size + 4 * node + 4), SEEK_SET), 0);
+	assert_int_equal(fwrite(&self, sizeof(self), 1, fp), 1);
+	assert_int_equal(fclose(fp), 0);
+	assert_false(odb_stacks_node(s, 4, &v));
+	assert_int_equal(v.parent, ODB_STACKS_NO_PARENT);
+	assert_int_equal(v.counts[0] + v.counts[1], 0);
+	odb_stacks_close(s);
+
+	write_v1();
+	assert_int_equal(odb_stacks_open(path, &s), 0);
+	assert_int_equal(odb_stacks_nr_nodes(s), 0);
+	assert_int_equal(odb_stacks_nr_stacks(s), 3);
 	odb_stacks_close(s);
 }
 
@@ -581,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_other_events),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_v1),
 		cmocka_unit_test(test_bad_nodes),
 		cmocka_unit_test(test_limit),

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "libpp/profile/pp_profile.h"
+#include "libpp/profile/profile_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_sort.h"
 #include "libutil/op_strbuf.h"
@@ -239,6 +240,8 @@ struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
 	uint64_t limit = 1;
 	size_t k;
 
+	if (p->ahead && p->ahead_image == i)
+		pp_profile_take_ahead(p);
 	if (im->symtab)
 		return im->symtab;
 	for (k = 0; k < im->nr_groups; k++) {
@@ -250,6 +253,45 @@ struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i)
 	if (pp_symtab_load(&im->id, im->is_kernel, limit, p->sym_opts, &im->symtab))
 		op_die(1, "out of memory");
 	return im->symtab;
+}
+
+bool pp_profile_symtab_ahead(struct pp_profile *p, const struct odb_image_id *id,
+			     bool is_kernel, struct pp_symtab_ahead *a)
+{
+	size_t i;
+
+	if (p->ahead)
+		return false;
+	for (i = 0; i < p->nr_images; i++) {
+		const struct pp_image *im = &p->images[i];
+
+		if (!im->symtab && im->is_kernel == is_kernel && odb_image_id_equal(&im->id, id)) {
+			p->ahead = a;
+			p->ahead_image = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The table made ahead, waited for: its image's (one falling back on the
+ * artificial symbol is dropped, as pp_profile_load() drops its own)
+ */
+void pp_profile_take_ahead(struct pp_profile *p)
+{
+	struct pp_symtab *t;
+	struct pp_image *im;
+
+	if (!p->ahead)
+		return;
+	t = pp_symtab_ahead_take(p->ahead);
+	p->ahead = NULL;
+	im = &p->images[p->ahead_image];
+	if (t && t->source != PP_SYMS_NONE && !im->symtab)
+		im->symtab = t;
+	else
+		pp_symtab_free(t);
 }
 
 /*
@@ -405,7 +447,7 @@ static void plan_tables(struct prefetch *f)
 	for (i = 0; i < p->nr_images; i++) {
 		const struct pp_image *im = &p->images[i];
 
-		if (!im->nr_groups || im->symtab)
+		if (!im->nr_groups || im->symtab || (p->ahead && p->ahead_image == i))
 			continue;
 		v[n].image = i;
 		v[n++].size = table_cost(p, im);
@@ -440,6 +482,7 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 	groups_claimed(&f);
 	if (threaded)
 		pthread_join(tid, NULL);
+	pp_profile_take_ahead(p);	/* last: its thread ran meanwhile */
 	groups_done(&f, n, &nr_files, &nr_read);
 	for (i = 0; i < p->nr_images; i++) {
 		if (f.tabs[i] && f.tabs[i]->source != PP_SYMS_NONE && !p->images[i].symtab)

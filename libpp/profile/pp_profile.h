@@ -151,6 +151,10 @@ struct pp_profile {
 	size_t nr_cg;
 	unsigned merge;
 	const struct pp_sym_opts *sym_opts;	/* borrowed */
+	/* pp_profile_symtab_ahead(): the table of image ahead_image, made
+	 * by another thread, taken by pp_profile_load() or when needed */
+	struct pp_symtab_ahead *ahead;
+	size_t ahead_image;
 };
 
 /*
@@ -197,6 +201,16 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
  * pp_profile_release().
  */
 struct pp_symtab *pp_image_symtab(struct pp_profile *p, size_t i);
+
+/*
+ * Give p the table of the image id (a kernel image when is_kernel) that
+ * a's thread is making (pp_symtab_ahead_start()), started before p was
+ * built: pp_profile_load() reads the other tables meanwhile and takes it
+ * last.  True when p took a (an image of p is id and has no table yet),
+ * false when the caller keeps it.
+ */
+bool pp_profile_symtab_ahead(struct pp_profile *p, const struct odb_image_id *id,
+			     bool is_kernel, struct pp_symtab_ahead *a);
 
 
 /*

@@ -36,10 +36,20 @@ struct pp_stack_frame {
 				 * address, else a return address) */
 };
 
+/*
+ * A node of the stacks' prefix tree (PP_STACKS_TREE): a frame and the
+ * node of its caller, SIZE_MAX for the outermost frame
+ */
+struct pp_stack_node {
+	struct pp_stack_frame frame;
+	size_t parent;
+};
+
 struct pp_stack {
 	size_t app;		/* into the profile's apps */
 	size_t nr_frames;
-	struct pp_stack_frame *frames;	/* leaf first */
+	struct pp_stack_frame *frames;	/* leaf first; NULL with PP_STACKS_TREE */
+	size_t leaf;		/* PP_STACKS_TREE: the node of frame 0 */
 	uint64_t *counts;	/* per class */
 };
 
@@ -48,6 +58,11 @@ struct pp_stacks {
 	size_t nr, alloc;
 	size_t nr_files;	/* stack files read */
 	uint64_t dropped;	/* samples whose stacks did not fit the files */
+	/* PP_STACKS_TREE: the frames as a prefix tree (callers before the
+	 * frames they call); a stack's frames are its leaf and the leaf's
+	 * ancestors */
+	struct pp_stack_node *nodes;
+	size_t nr_nodes, alloc_nodes;
 	char **names;		/* the "other" names, owned */
 	size_t nr_names;
 	/* the storage of the stacks' frames and counts: blocks, the last
@@ -57,6 +72,24 @@ struct pp_stacks {
 	char *block_at;
 };
 
+/* how pp_stacks_load() reads */
+enum pp_stacks_flags {
+	PP_STACKS_ALONE = 1 << 0,	/* no other thread is busy: a big file
+					 * is read by two threads (a second one
+					 * would only take the CPU from the busy
+					 * one) */
+	PP_STACKS_TREE = 1 << 1,	/* the stacks' frames as the nodes of a
+					 * prefix tree, each shared frame once,
+					 * not copied into each stack */
+};
+
+/* frame 0 of st, a stack of s */
+static inline const struct pp_stack_frame *pp_stack_leaf(const struct pp_stacks *s,
+							const struct pp_stack *st)
+{
+	return st->frames ? &st->frames[0] : &s->nodes[st->leaf].frame;
+}
+
 /*
  * Read the stack files of p's sessions.  Returns 0 when at least one was
  * read, -ENOENT when the sessions have none, -ENOTSUP when p's classes
@@ -64,15 +97,19 @@ struct pp_stacks {
  * or the error of a file that
  * cannot be read (noted through n as unusable: the caller falls back on
  * the arcs).  Samples whose stacks did not fit a file are noted too.
- * Symbol tables are loaded on demand.  alone: no other thread is busy,
- * so a big file is read by two threads (a second one would only take the
- * CPU from the busy one).  s is valid (maybe empty) either way; release
- * it with pp_stacks_release().
+ * Symbol tables are loaded on demand.  flags: enum pp_stacks_flags.  s
+ * is valid (maybe empty) either way; release it with pp_stacks_release().
  */
-int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, bool alone,
+int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, unsigned flags,
 		   struct pp_notes *n);
 /* why a profile has no whole stacks, for pp_stacks_load()'s error ret */
 const char *pp_stacks_why(int ret);
 void pp_stacks_release(struct pp_stacks *s);
+/*
+ * Free s's stacks and frames (most of its memory) once they are read,
+ * keeping the names of "other" frames: pointers to them stay valid until
+ * pp_stacks_release(), which s still needs.
+ */
+void pp_stacks_drop(struct pp_stacks *s);
 
 #endif

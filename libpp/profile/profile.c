@@ -18,6 +18,7 @@
 #include "events/opev.h"
 #include "libdb/odb.h"
 #include "libpp/profile/pp_profile.h"
+#include "libpp/profile/profile_int.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
 #include "libutil/op_hash.h"
@@ -780,6 +781,7 @@ void pp_profile_release(struct pp_profile *p)
 
 	if (!p)
 		return;
+	pp_profile_take_ahead(p);
 	for (i = 0; i < p->nr_classes; i++) {
 		free(p->classes[i].name);
 		free(p->classes[i].longname);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "libpp/profile/pp_profile.h"
 #include "libpp/profile/pp_session.h"
 #include "libpp/profile/pp_spec.h"
 #include "libutil/op_error.h"
@@ -30,5 +31,11 @@ int pp_walk_session(const char *dir, const char *session, const struct pp_spec *
  */
 void pp_session_lines(const char *dir, const char *name, size_t max,
 		      void (*fn)(void *data, char *line), void *data);
+
+/*
+ * The table of pp_profile_symtab_ahead(), waited for and put in its
+ * image (load.c); nothing when none is pending
+ */
+void pp_profile_take_ahead(struct pp_profile *p);
 
 #endif

@@ -223,7 +223,8 @@ static void *read_part(void *arg)
 {
 	const struct part *pt = arg;
 	struct odb_stack_frame *buf = op_xcalloc(ODB_STACKS_MAX_FRAMES, sizeof(*buf));
-	struct sym_cache_slot *cache = op_xcalloc((size_t)1 << SYM_CACHE_BITS, sizeof(*cache));
+	struct sym_cache_slot *cache = op_xcalloc_written((size_t)1 << SYM_CACHE_BITS,
+							  sizeof(*cache));
 	size_t i;
 
 	for (i = pt->from; i < pt->to; i++) {
@@ -257,6 +258,141 @@ static void take_stacks(struct pp_stacks *s, struct pp_stacks *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* room for nr more nodes and stacks in s */
+static void reserve_tree(struct pp_stacks *s, size_t nodes, size_t stacks)
+{
+	if (s->nr_nodes + nodes > s->alloc_nodes) {
+		s->alloc_nodes = s->nr_nodes + nodes;
+		s->nodes = op_xreallocarray(s->nodes, s->alloc_nodes + 1, sizeof(*s->nodes));
+	}
+	if (s->nr + stacks > s->alloc) {
+		s->alloc = s->nr + stacks;
+		s->v = op_xreallocarray(s->v, s->alloc + 1, sizeof(*s->v));
+	}
+}
+
+/*
+ * A new node of s: frame (image, offset) of a stack file, under parent.
+ * Its symbol is looked up in its table (tabs: per profile image) each
+ * time: the nodes are distinct frames, so a cache of the last ones would
+ * mostly miss.
+ */
+static size_t tree_node(struct pp_stacks *s, struct pp_symtab *const *tabs,
+			const struct image_map *m, uint64_t offset, size_t parent)
+{
+	struct pp_stack_node *nd;
+
+	if (s->nr_nodes == s->alloc_nodes)
+		reserve_tree(s, s->nr_nodes + 1, 0);
+	nd = &s->nodes[s->nr_nodes];
+	nd->parent = parent;
+	nd->frame.image = m->image;
+	nd->frame.offset = offset;
+	if (m->image == SIZE_MAX)
+		nd->frame.other = m->other;
+	else if (!(nd->frame.sym = pp_symtab_hold(tabs[m->image], offset)))
+		op_die(1, "out of memory");
+	return s->nr_nodes++;
+}
+
+/*
+ * A stack of app ending at node leaf (its counts those of the file's
+ * events), unless it counts nothing in p's classes
+ */
+static void tree_stack(struct pp_stacks *s, struct pp_profile *p, size_t app, size_t leaf,
+		       size_t nr_frames, const uint64_t *counts, const size_t *ev_of_class)
+{
+	struct pp_stack *out;
+	uint64_t total = 0;
+	size_t c;
+
+	for (c = 0; c < p->nr_classes; c++)
+		if (ev_of_class[c] != SIZE_MAX)
+			total += counts[ev_of_class[c]];
+	if (!total)
+		return;
+	if (s->nr == s->alloc)
+		reserve_tree(s, 0, s->nr + 1);
+	out = &s->v[s->nr++];
+	out->app = app;
+	out->nr_frames = nr_frames;
+	out->frames = NULL;
+	out->leaf = leaf;
+	out->counts = stack_alloc(s, p->nr_classes * sizeof(uint64_t));
+	for (c = 0; c < p->nr_classes; c++)
+		if (ev_of_class[c] != SIZE_MAX)
+			out->counts[c] = counts[ev_of_class[c]];
+}
+
+/*
+ * PP_STACKS_TREE, version 2: the file's nodes (those under a root of one
+ * of p's applications) become s's, each frame resolved once; the nodes
+ * counting samples, with a leaf in one of p's images, are the stacks.
+ */
+static void read_tree(struct pp_stacks *s, struct pp_profile *p, const struct odb_stacks *f,
+		      const struct image_map *map, const size_t *ev_of_class,
+		      struct pp_symtab *const *tabs)
+{
+	size_t nr = odb_stacks_nr_nodes(f), n;
+	/* per file node: its node in s (SIZE_MAX: a root, or left out), its
+	 * application (SIZE_MAX: none of p's), its frames */
+	size_t *to = op_xcalloc(nr + 1, sizeof(*to)), *app = op_xcalloc(nr + 1, sizeof(*app));
+	uint32_t *depth = op_xcalloc(nr + 1, sizeof(*depth));
+
+	reserve_tree(s, nr, odb_stacks_nr_stacks(f));
+	for (n = 0; n < nr; n++) {
+		struct odb_stack_tree_node v;
+		const struct image_map *m;
+
+		to[n] = app[n] = SIZE_MAX;
+		if (!odb_stacks_node(f, n, &v))
+			continue;
+		m = &map[v.image];
+		if (v.parent == ODB_STACKS_NO_PARENT) {
+			app[n] = m->app;
+			depth[n] = 0;
+			continue;
+		}
+		depth[n] = depth[v.parent] + 1;
+		if (app[v.parent] == SIZE_MAX || depth[n] > ODB_STACKS_MAX_FRAMES)
+			continue;
+		app[n] = app[v.parent];
+		to[n] = tree_node(s, tabs, m, v.offset, to[v.parent]);
+		if (m->image != SIZE_MAX)
+			tree_stack(s, p, app[n], to[n], depth[n], v.counts, ev_of_class);
+	}
+	free(depth);
+	free(app);
+	free(to);
+}
+
+/*
+ * PP_STACKS_TREE, version 1 (a stack per record, no tree): each stack's
+ * frames become a chain of nodes of its own
+ */
+static void read_chains(struct pp_stacks *s, struct pp_profile *p, const struct odb_stacks *f,
+			const struct image_map *map, const size_t *ev_of_class,
+			struct pp_symtab *const *tabs)
+{
+	struct odb_stack_frame *buf = op_xcalloc(ODB_STACKS_MAX_FRAMES, sizeof(*buf));
+	size_t i, nr = odb_stacks_nr_stacks(f);
+
+	for (i = 0; i < nr; i++) {
+		struct odb_stack st;
+		size_t k, parent = SIZE_MAX;
+
+		odb_stacks_get(f, i, &st, buf);
+		if (!st.nr_frames || map[st.app].app == SIZE_MAX ||
+		    map[st.frames[0].image].image == SIZE_MAX)
+			continue;
+		for (k = st.nr_frames; k-- > 0;)
+			parent = tree_node(s, tabs, &map[st.frames[k].image],
+					   st.frames[k].offset, parent);
+		tree_stack(s, p, map[st.app].app, parent, st.nr_frames, st.counts, ev_of_class);
+	}
+	free(buf);
+}
+
 /* fewer stacks are read by one thread */
 #define SPLIT_STACKS 16384
 
@@ -268,28 +404,36 @@ static void take_stacks(struct pp_stacks *s, struct pp_stacks *t)
  * is not for threads); finding symbols in them is.
  */
 static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stacks *f,
-		      bool alone)
+		      unsigned flags)
 {
 	size_t nr = odb_stacks_nr_stacks(f), i;
 	struct part one = { s, p, f, NULL, NULL, 0, nr }, two;
 	struct pp_stacks second = { 0 };
 	struct image_map *map;
+	struct pp_symtab **tabs;	/* per profile image: its table, if mapped */
 	size_t *ev_of_class;
 	pthread_t tid;
 	bool threaded = false;
 
 	map = op_xcalloc(odb_stacks_nr_images(f) + 1, sizeof(*map));
+	tabs = op_xcalloc(p->nr_images + 1, sizeof(*tabs));
 	for (i = 0; i < odb_stacks_nr_images(f); i++) {
 		map_image(s, p, odb_stacks_image(f, i), &map[i]);
 		if (map[i].image != SIZE_MAX)
-			pp_image_symtab(p, map[i].image);
+			tabs[map[i].image] = pp_image_symtab(p, map[i].image);
 	}
 	ev_of_class = op_xcalloc(p->nr_classes + 1, sizeof(*ev_of_class));
 	for (i = 0; i < p->nr_classes; i++)
 		ev_of_class[i] = event_of(f, &p->classes[i]);
 	one.map = map;
 	one.ev_of_class = ev_of_class;
-	if (alone && nr >= SPLIT_STACKS && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+	if (flags & PP_STACKS_TREE) {
+		if (odb_stacks_nr_nodes(f))
+			read_tree(s, p, f, map, ev_of_class, tabs);
+		else
+			read_chains(s, p, f, map, ev_of_class, tabs);
+	} else if ((flags & PP_STACKS_ALONE) && nr >= SPLIT_STACKS &&
+		   sysconf(_SC_NPROCESSORS_ONLN) > 1) {
 		two = one;
 		two.out = &second;
 		two.from = one.to = nr / 2;
@@ -297,7 +441,8 @@ static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stac
 		if (!threaded)
 			one.to = nr;
 	}
-	read_part(&one);
+	if (!(flags & PP_STACKS_TREE))
+		read_part(&one);
 	if (threaded) {
 		pthread_join(tid, NULL);
 		take_stacks(s, &second);
@@ -305,6 +450,7 @@ static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stac
 	s->dropped += odb_stacks_dropped(f);
 	s->nr_files++;
 	free(ev_of_class);
+	free(tabs);
 	free(map);
 }
 
@@ -318,7 +464,7 @@ static bool seen_path(char **paths, size_t nr, const char *path)
 	return false;
 }
 
-int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, bool alone,
+int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, unsigned flags,
 		   struct pp_notes *n)
 {
 	char **paths = NULL;
@@ -354,7 +500,7 @@ int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, bool alone,
 			ret = err;
 			break;
 		}
-		read_file(s, p, f, alone);
+		read_file(s, p, f, flags);
 		odb_stacks_close(f);
 		ret = 0;
 	}
@@ -371,7 +517,7 @@ int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, bool alone,
 	return ret;
 }
 
-void pp_stacks_release(struct pp_stacks *s)
+void pp_stacks_drop(struct pp_stacks *s)
 {
 	size_t i;
 
@@ -379,6 +525,21 @@ void pp_stacks_release(struct pp_stacks *s)
 		free(s->blocks[i]);
 	free(s->blocks);
 	free(s->v);
+	free(s->nodes);
+	s->blocks = NULL;
+	s->nr_blocks = s->block_left = 0;
+	s->block_at = NULL;
+	s->v = NULL;
+	s->nr = s->alloc = 0;
+	s->nodes = NULL;
+	s->nr_nodes = s->alloc_nodes = 0;
+}
+
+void pp_stacks_release(struct pp_stacks *s)
+{
+	size_t i;
+
+	pp_stacks_drop(s);
 	for (i = 0; i < s->nr_names; i++)
 		free(s->names[i]);
 	free(s->names);

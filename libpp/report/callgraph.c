@@ -176,7 +176,7 @@ int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 
 	(void)err;
 	/* a stack file that cannot be read is noted; the blocks are the arcs' */
-	stacks = pp_stacks_load(&st, sh.s->p, true, r->notes) == 0;
+	stacks = pp_stacks_load(&st, sh.s->p, PP_STACKS_ALONE, r->notes) == 0;
 	pp_report_header(out, sh.s->p, r->info, r->o);
 	pp_outside_header(out, r, sh.s);
 	arcs_note(out, r, sh.s);

@@ -37,7 +37,8 @@ static const struct pp_output outputs[] = {
 	}, {
 		.name = "pprof",
 		.mode = PP_MODE_PPROF,
-		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_STACKS | PP_SORTS_OWN | PP_LINES_AHEAD,
+		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_STACKS | PP_SORTS_OWN | PP_LINES_AHEAD |
+			 PP_STACKS_AS_TREE,
 		.write = pp_write_pprof,
 	}, {
 		.name = "html",

@@ -133,6 +133,9 @@ enum pp_output_needs {
 					 * first (lines_ahead.c) */
 	PP_CALL_SITES = 1 << 8,		/* with PP_NEEDS_ARCS: the arcs' records
 					 * kept one by one (pp_arcs.h) */
+	PP_STACKS_AS_TREE = 1 << 9,	/* with PP_NEEDS_STACKS: the stacks as
+					 * a prefix tree (pp_stacks.h,
+					 * PP_STACKS_TREE), not frame arrays */
 };
 
 struct pp_report;			/* what an output is given (report_int.h) */

@@ -34,10 +34,14 @@
  *
  * Frames in images the profile has no samples of (pp_stacks.h's "other"
  * frames) are locations without a mapping, named as opreport names them.
- * The stacks' locations are made from their frames sorted by image and
- * address (add_stacks()); strings, functions and the other locations are
- * interned with hash maps.  The work follows distinct stacks and
- * addresses.
+ * The stacks come as their prefix tree (PP_STACKS_TREE): the stacks'
+ * locations are made from the tree's nodes, each as a leaf or as a
+ * caller, sorted by image and address (add_stacks()); strings, functions
+ * and the other locations are interned with hash maps.  What each
+ * location's code is (lines, inline chains, demangled names) is looked
+ * up by a second thread (pprof_facts.c) while the samples are finished,
+ * and the samples are packed by the encoder's thread while the locations
+ * are filled in.  The work follows distinct stacks and addresses.
  */
 #include "config.h"
 
@@ -54,12 +58,6 @@
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
 
-/* what a location or function is of: (image, key) or (SIZE_MAX, name) */
-struct key {
-	size_t image;
-	uint64_t at;			/* address key, symbol start, or name string */
-};
-
 /*
  * The shown stacks' leaves at one location and app: a list per location
  * (the leaf frame's location, never a return address's).  Their counts
@@ -70,9 +68,6 @@ struct leaf {
 	size_t next;			/* the location's next leaf + 1, 0: none */
 };
 
-/* inlining deeper than this gives a location no line */
-#define MAX_INLINES 64
-
 struct build {
 	struct pp_pprof m;
 	struct pp_report *r;
@@ -80,7 +75,7 @@ struct build {
 	struct pp_profile *p;
 	size_t nr_classes;
 	struct op_hmap locs, fns;	/* key -> index + 1 */
-	struct key *loc_keys, *fn_keys;	/* per location, per function */
+	struct pp_pprof_key *loc_keys, *fn_keys;	/* per location, per function */
 	size_t *loc_leaves;		/* per location: first leaf + 1, 0: none */
 	const void **loc_what;		/* per location: its symbol, or name */
 	/* per image: its stacks' locations, [sorted_lo, sorted_hi), by key
@@ -96,6 +91,15 @@ struct build {
 	struct op_hmap name_index;	/* a name's address -> string index + 1 */
 	uint64_t *need, *take;		/* [nr_classes] scratch */
 	const struct pp_row *row;	/* the row whose keys are walked */
+	struct pp_symtab **tabs;	/* per image: its table, once it has a location */
+	struct pp_pprof_facts *facts;	/* of the locations */
+	/* add_stacks()'s, for stack_frames(): per tree node and role (2 n:
+	 * as a leaf, 2 n + 1: as a caller), its location; per node, its
+	 * parent; per sample of [first_sample, end_sample), its stack */
+	struct {
+		size_t *loc, *up, *stack_of;
+		size_t first_sample, end_sample;
+	} tree;
 };
 
 #define GROW(v, nr, alloc)						\
@@ -167,13 +171,14 @@ static size_t app_str(struct build *b, size_t app)
 	return b->app_label[app] - 1;
 }
 
-static uint64_t key_hash(const struct key *k)
+static uint64_t key_hash(const struct pp_pprof_key *k)
 {
 	return op_hash_combine(op_hash_u64(k->image), k->at);
 }
 
 /* the index under k in map (keys: the array of their keys), or SIZE_MAX */
-static size_t find(const struct op_hmap *map, const struct key *keys, const struct key *k)
+static size_t find(const struct op_hmap *map, const struct pp_pprof_key *keys,
+		   const struct pp_pprof_key *k)
 {
 	struct op_hmap_iter it;
 	void *v;
@@ -185,7 +190,7 @@ static size_t find(const struct op_hmap *map, const struct key *keys, const stru
 }
 
 /* the location of k, or SIZE_MAX: in its image's sorted range, else in locs */
-static size_t find_location(const struct build *b, const struct key *k)
+static size_t find_location(const struct build *b, const struct pp_pprof_key *k)
 {
 	if (k->image != SIZE_MAX && b->sorted_hi && b->sorted_hi[k->image]) {
 		size_t lo = b->sorted_lo[k->image], hi = b->sorted_hi[k->image];
@@ -204,54 +209,24 @@ static size_t find_location(const struct build *b, const struct key *k)
 	return find(&b->locs, b->loc_keys, k);
 }
 
-static void remember(struct op_hmap *map, const struct key *k, size_t i)
+static void remember(struct op_hmap *map, const struct pp_pprof_key *k, size_t i)
 {
 	if (op_hmap_insert(map, key_hash(k), ival(i)))
 		op_die(1, "out of memory");
 }
 
 /*
- * file and line of key in t, or NULL and 0 (without the reason when there
- * is none: making it can read every dpkg file list, for each image)
+ * The function id of sym in image (image SIZE_MAX: the frame named
+ * name); fact: what the location's code is, its function's fields set
+ * or not (then looked up here when the function is new)
  */
-static const char *line_of(struct pp_symtab *t, uint64_t key, unsigned *line)
-{
-	const char *file;
-
-	if (pp_symtab_line(t, key, &file, line, NULL) || !file || !*file) {
-		*line = 0;
-		return NULL;
-	}
-	return file;
-}
-
-/*
- * The line of key (at file:line) in the function's own file fn_file:
- * line itself, or, in code inlined from another file, the line of the
- * outermost call, the one in the function; 0 when neither is known.
- * (A pprof line has no file of its own, only its function's.)
- */
-static int64_t own_line(struct pp_symtab *t, uint64_t key, const char *fn_file,
-			const char *file, unsigned line)
-{
-	struct pp_inline v[MAX_INLINES];
-	int n;
-
-	if (!strcmp(file, fn_file))
-		return line;
-	n = pp_symtab_inlines(t, key, v, MAX_INLINES, NULL);
-	if (n <= 0 || n > MAX_INLINES || strcmp(v[n - 1].call_file, fn_file))
-		return 0;
-	return v[n - 1].call_line;
-}
-
-/* the function id of sym in image (image SIZE_MAX: the frame named name) */
 static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *sym,
-			    const char *name)
+			    const char *name, const struct pp_pprof_fact *fact)
 {
 	struct pp_pprof *m = &b->m;
 	struct pp_pprof_function *f;
-	struct key k = { image, 0 };
+	struct pp_pprof_key k = { image, 0 };
+	struct pp_pprof_fact own;
 	size_t i;
 
 	k.at = image == SIZE_MAX ? name_str(b, name) : sym->start;
@@ -274,13 +249,14 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 	if (image == SIZE_MAX) {
 		f->name = f->system_name = (size_t)k.at;
 	} else {
-		unsigned line;
-		const char *file = line_of(pp_image_symtab(b->p, image), sym->start, &line);
-
-		f->name = str(b, pp_shown_name(b->p, image, sym));
+		if (!fact || !fact->has_fn) {
+			pp_pprof_fact_of(b->tabs[image], sym, sym->start, &own);
+			fact = &own;
+		}
+		f->name = str(b, fact->fn_name);
 		f->system_name = sym->name && *sym->name ? str(b, sym->name) : f->name;
-		f->file = str(b, file);
-		f->start_line = line;
+		f->file = str(b, fact->fn_file);
+		f->start_line = fact->fn_line;
 	}
 	remember(&b->fns, &k, i);
 	return b->last_fn = i + 1;
@@ -329,12 +305,18 @@ static void main_mapping(struct build *b)
 	free(per_app);
 }
 
-/* the key a frame's location is under: return addresses less one */
-static uint64_t frame_key(const struct pp_stack_frame *fr, bool caller)
+/* room for nr locations in all */
+static void reserve_locations(struct build *b, size_t nr)
 {
-	if (caller && fr->offset > fr->sym->start)
-		return fr->offset - 1;	/* inside the call instruction, not after it */
-	return fr->offset;
+	struct pp_pprof *m = &b->m;
+
+	if (nr <= m->alloc_locations)
+		return;
+	m->alloc_locations = nr;
+	m->locations = op_xreallocarray(m->locations, nr, sizeof(*m->locations));
+	b->loc_keys = op_xreallocarray(b->loc_keys, nr, sizeof(*b->loc_keys));
+	b->loc_leaves = op_xreallocarray(b->loc_leaves, nr, sizeof(*b->loc_leaves));
+	b->loc_what = op_xreallocarray(b->loc_what, nr, sizeof(*b->loc_what));
 }
 
 /*
@@ -343,20 +325,15 @@ static uint64_t frame_key(const struct pp_stack_frame *fr, bool caller)
  * what the name): only its key for now, fill_location() makes the rest
  * once every sample is made (pp_write_pprof())
  */
-static uint64_t make_location(struct build *b, const struct key *k, const void *what)
+static uint64_t make_location(struct build *b, const struct pp_pprof_key *k, const void *what)
 {
 	struct pp_pprof *m = &b->m;
 	size_t i = m->nr_locations;
 
-	if (i == m->alloc_locations) {
-		GROW(m->locations, m->nr_locations, m->alloc_locations);
-		b->loc_keys = op_xreallocarray(b->loc_keys, m->alloc_locations,
-					       sizeof(*b->loc_keys));
-		b->loc_leaves = op_xreallocarray(b->loc_leaves, m->alloc_locations,
-						 sizeof(*b->loc_leaves));
-		b->loc_what = op_xreallocarray(b->loc_what, m->alloc_locations,
-					       sizeof(*b->loc_what));
-	}
+	if (i == m->alloc_locations)
+		reserve_locations(b, i ? 2 * i : 64);
+	if (k->image != SIZE_MAX && !b->tabs[k->image])
+		b->tabs[k->image] = pp_image_symtab(b->p, k->image);
 	b->loc_keys[i] = *k;
 	b->loc_leaves[i] = 0;
 	b->loc_what[i] = what;
@@ -364,8 +341,11 @@ static uint64_t make_location(struct build *b, const struct key *k, const void *
 	return i + 1;
 }
 
-/* location i's function, mapping, address and line */
-static void fill_location(struct build *b, size_t i)
+/*
+ * location i's function, mapping, address and line; fact: what its code
+ * is (NULL for a location without an image)
+ */
+static void fill_location(struct build *b, size_t i, const struct pp_pprof_fact *fact)
 {
 	struct pp_pprof *m = &b->m;
 	struct pp_pprof_location *l = &m->locations[i];
@@ -373,21 +353,15 @@ static void fill_location(struct build *b, size_t i)
 	uint64_t key = b->loc_keys[i].at;
 
 	if (image == SIZE_MAX) {
-		l->function = function_of(b, image, NULL, b->loc_what[i]);
+		l->function = function_of(b, image, NULL, b->loc_what[i], NULL);
 	} else {
 		const struct pp_sym *sym = b->loc_what[i];
 		struct pp_pprof_mapping *mp;
-		const struct pp_pprof_function *f;
-		unsigned line;
-		const char *file = line_of(pp_image_symtab(b->p, image), key, &line);
 
-		l->function = function_of(b, image, sym, NULL);
-		f = &m->functions[l->function - 1];
+		l->function = function_of(b, image, sym, NULL, fact);
 		l->mapping = mapping_of(b, image);
 		l->address = sym->vma + (key - sym->start);
-		if (file && f->file)
-			l->line = own_line(pp_image_symtab(b->p, image), key,
-					   m->strings[f->file], file, line);
+		l->line = fact->line;
 		mp = &m->mappings[l->mapping - 1];
 		if (l->address < mp->start) {
 			mp->start = l->address;
@@ -404,7 +378,7 @@ static void fill_location(struct build *b, size_t i)
 static uint64_t location_of(struct build *b, size_t image, const struct pp_sym *sym,
 			    uint64_t key)
 {
-	const struct key k = { image, key };
+	const struct pp_pprof_key k = { image, key };
 	size_t i = find_location(b, &k);
 
 	if (i != SIZE_MAX)
@@ -478,7 +452,7 @@ static uint64_t *leaf_get(struct build *b, size_t loc, size_t app)
 static void new_location(struct build *b, size_t bucket, uint64_t key, const void *what)
 {
 	size_t image = bucket == b->p->nr_images ? SIZE_MAX : bucket;
-	const struct key k = { image, key };
+	const struct pp_pprof_key k = { image, key };
 
 	make_location(b, &k, what);
 	if (image != SIZE_MAX) {
@@ -488,60 +462,144 @@ static void new_location(struct build *b, size_t bucket, uint64_t key, const voi
 	}
 }
 
+/* the key a node's location is under, as a leaf or as a caller */
+static uint64_t node_key(struct build *b, const struct pp_stack_node *nd, bool caller)
+{
+	const struct pp_stack_frame *fr = &nd->frame;
+
+	if (fr->image == SIZE_MAX)
+		return name_str(b, fr->other);
+	if (caller && fr->offset > fr->sym->start)
+		return fr->offset - 1;	/* inside the call instruction, not after it */
+	return fr->offset;
+}
+
+/* room for nr samples in all */
+static void reserve_samples(struct build *b, size_t nr)
+{
+	struct pp_pprof *m = &b->m;
+
+	if (nr + 1 < m->alloc_samples)
+		return;
+	m->alloc_samples = nr + 1;
+	m->first = op_xreallocarray(m->first, m->alloc_samples + 1, sizeof(*m->first));
+	m->labels = op_xreallocarray(m->labels, m->alloc_samples, sizeof(*m->labels));
+	m->values = op_xreallocarray(m->values, m->alloc_samples,
+				     b->nr_classes * sizeof(*m->values));
+}
+
+/* what a node of the stacks' tree is to the shown stacks */
+enum {
+	NEED_LEAF = 1,		/* a stack ends there */
+	NEED_CALLER = 2,	/* a stack calls through it */
+};
+
 /*
- * The shown stacks as samples.  Their frames' locations are made all at
- * once, after them: the frames sorted by image and key, each distinct
- * (image, key) a location, so that an image's locations are made in
- * address order (its lines and symbols looked up in order, a function's
- * locations one after the other) and are found later by bisection, not
- * by hashing each frame.
+ * The shown stacks as samples (their frames: the stacks' tree nodes,
+ * pp_stacks.h's PP_STACKS_TREE).  A node is a location as the leaf of a
+ * stack and another, its key less one, as a caller: the location of
+ * each (node, role) that a shown stack has is found once, not once per
+ * frame.  The locations are made all at once: the (node, role) pairs
+ * sorted by image and key, each distinct (image, key) a location, so
+ * that an image's locations are made in address order (its lines and
+ * symbols looked up in order, a function's locations one after the
+ * other) and are found later by bisection, not by hashing.  The tree's
+ * nodes come before the nodes they call, so the callers of the shown
+ * leaves are found in one sweep from the last node back.
  */
 static void add_stacks(struct build *b, const struct pp_stacks *st)
 {
-	size_t nr_images = b->p->nr_images, first_sample = b->m.nr_samples;
-	size_t first_frame = b->m.nr_frames, *apps = op_xcalloc(st->nr + 1, sizeof(*apps));
+	struct pp_pprof *m = &b->m;
+	size_t nr_images = b->p->nr_images, first_sample = m->nr_samples, nr_nodes = st->nr_nodes;
+	unsigned char *need = op_xcalloc_written(nr_nodes + 1, 1);	/* per node: NEED_* */
+	size_t *up = op_xcalloc(nr_nodes + 1, sizeof(*up));	/* per node: its parent */
+	/* per node and role (2 n: as a leaf, 2 n + 1: as a caller): its location */
+	size_t *loc = op_xcalloc(2 * nr_nodes + 1, sizeof(*loc));
+	size_t nr_items = 0;
+	size_t *stack_of = op_xcalloc(st->nr + 1, sizeof(*stack_of));	/* per sample */
 	struct pp_keyorder o;
 	struct pp_keyorder_item it;
-	size_t i, f, c, n;
+	size_t i, n, c;
 
-	/* buckets: the images, then nr_images for the frames without one */
-	pp_keyorder_init(&o, nr_images + 1);
+	reserve_samples(b, m->nr_samples + st->nr);
 	for (i = 0; i < st->nr; i++) {
 		const struct pp_stack *s = &st->v[i];
 		struct pp_row *row;
 
 		if (!s->nr_frames || !pp_leaf_shown(b->r, b->s, s, &row))
 			continue;
-		for (f = 0; f < s->nr_frames; f++) {
-			const struct pp_stack_frame *fr = &s->frames[f];
-
-			if (fr->image == SIZE_MAX)
-				pp_keyorder_add(&o, nr_images, name_str(b, fr->other), fr->other);
-			else
-				pp_keyorder_add(&o, fr->image, frame_key(fr, f > 0), fr->sym);
-			add_frame(b, 0);	/* its location: below */
-		}
-		apps[b->m.nr_samples - first_sample] = s->app;
+		need[s->leaf] |= NEED_LEAF;
+		stack_of[m->nr_samples - first_sample] = i;
+		m->nr_frames += s->nr_frames;	/* filled below */
 		add_sample(b, s->app, s->counts);
 		if (row)
 			for (c = 0; c < b->nr_classes; c++)
 				b->row_stacked[row->index * b->nr_classes + c] += s->counts[c];
 	}
+	if (m->nr_frames > m->alloc_frames) {
+		m->alloc_frames = m->nr_frames;
+		m->frames = op_xreallocarray(m->frames, m->alloc_frames, sizeof(*m->frames));
+	}
+	for (n = nr_nodes; n-- > 0;) {
+		up[n] = st->nodes[n].parent;
+		if (need[n] && up[n] != SIZE_MAX)
+			need[up[n]] |= NEED_CALLER;
+		nr_items += (need[n] & NEED_LEAF) + (need[n] >> 1);
+	}
+	/* buckets: the images, then nr_images for the frames without one */
+	pp_keyorder_init(&o, nr_images + 1, nr_items);
+	for (n = 0; n < nr_nodes; n++) {
+		const struct pp_stack_node *node = &st->nodes[n];
+		size_t bucket = node->frame.image == SIZE_MAX ? nr_images : node->frame.image;
+
+		if (need[n] & NEED_LEAF)
+			pp_keyorder_add(&o, bucket, node_key(b, node, false), 2 * n);
+		if (need[n] & NEED_CALLER)
+			pp_keyorder_add(&o, bucket, node_key(b, node, true), 2 * n + 1);
+	}
+	free(need);
 	pp_keyorder_sort(&o);
+	reserve_locations(b, nr_items);
 	while (pp_keyorder_next(&o, &it)) {
-		if (it.first)
-			new_location(b, it.bucket, it.key, it.what);
-		b->m.frames[first_frame + it.pos] = b->m.nr_locations;
+		if (it.first) {
+			const struct pp_stack_frame *fr = &st->nodes[it.value / 2].frame;
+
+			new_location(b, it.bucket, it.key, fr->image == SIZE_MAX ?
+				     (const void *)fr->other : (const void *)fr->sym);
+		}
+		loc[it.value] = m->nr_locations;
 	}
 	pp_keyorder_release(&o);
 	/* the leaves' samples per location and app, for add_rest() */
-	for (n = first_sample; n < b->m.nr_samples; n++) {
-		uint64_t *sum = leaf_get(b, b->m.frames[b->m.first[n]] - 1, apps[n - first_sample]);
+	for (n = first_sample; n < m->nr_samples; n++) {
+		const struct pp_stack *s = &st->v[stack_of[n - first_sample]];
+		uint64_t *sum = leaf_get(b, loc[2 * s->leaf] - 1, s->app);
 
 		for (c = 0; c < b->nr_classes; c++)
-			sum[c] += (uint64_t)b->m.values[n * b->nr_classes + c];
+			sum[c] += s->counts[c];
 	}
-	free(apps);
+	b->tree.loc = loc;
+	b->tree.up = up;
+	b->tree.stack_of = stack_of;
+	b->tree.first_sample = first_sample;
+	b->tree.end_sample = m->nr_samples;
+}
+
+/* the frames of add_stacks()'s samples: its leaf's location, then its callers' */
+static void stack_frames(struct build *b, const struct pp_stacks *st)
+{
+	struct pp_pprof *m = &b->m;
+	const size_t *loc = b->tree.loc, *up = b->tree.up;
+	size_t n;
+
+	for (n = b->tree.first_sample; n < b->tree.end_sample; n++) {
+		size_t nd = st->v[b->tree.stack_of[n - b->tree.first_sample]].leaf;
+		size_t at = m->first[n];
+
+		m->frames[at++] = loc[2 * nd];
+		for (nd = up[nd]; nd != SIZE_MAX; nd = up[nd])
+			m->frames[at++] = loc[2 * nd + 1];
+	}
 }
 
 /*
@@ -552,7 +610,7 @@ static void add_key(void *data, uint64_t key, const uint64_t *counts)
 {
 	struct build *b = data;
 	const struct pp_row *row = b->row;
-	const struct key k = { row->image, key };
+	const struct pp_pprof_key k = { row->image, key };
 	size_t loc = find_location(b, &k);
 	const uint64_t *stacked = loc == SIZE_MAX ? NULL : leaf_find(b, loc, row->app);
 	bool any = false;
@@ -707,6 +765,7 @@ static void build_init(struct build *b, struct pp_report *r)
 	b->m.nr_strings = b->m.alloc_strings = 1;
 	b->m.first = op_xcalloc(1, sizeof(*b->m.first));
 	b->image_mapping = op_xcalloc(b->p->nr_images + 1, sizeof(*b->image_mapping));
+	b->tabs = op_xcalloc(b->p->nr_images + 1, sizeof(*b->tabs));
 	b->sorted_lo = op_xcalloc(b->p->nr_images + 1, sizeof(*b->sorted_lo));
 	b->sorted_hi = op_xcalloc(b->p->nr_images + 1, sizeof(*b->sorted_hi));
 	b->row_stacked = op_xcalloc((b->s->rows.nr + 1) * (b->nr_classes + 1),
@@ -720,6 +779,7 @@ static void build_release(struct build *b)
 	struct pp_pprof *m = &b->m;
 	size_t i;
 
+	pp_pprof_facts_end(b->facts);	/* it reads the locations' keys */
 	for (i = 0; i < m->nr_strings; i++)
 		free(m->strings[i]);
 	free(m->strings);
@@ -741,6 +801,10 @@ static void build_release(struct build *b)
 	free(b->loc_what);
 	free(b->fn_keys);
 	free(b->image_mapping);
+	free(b->tabs);
+	free(b->tree.loc);
+	free(b->tree.up);
+	free(b->tree.stack_of);
 	free(b->sorted_lo);
 	free(b->sorted_hi);
 	free(b->row_stacked);
@@ -783,6 +847,18 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 		op_strbuf_release(&sb);
 	}
 	add_rest(&b);
+	/* what the locations' code is: looked up while the samples are finished */
+	b.facts = pp_pprof_facts_start(b.tabs, b.p->nr_images, b.loc_keys, b.loc_what,
+				       b.m.nr_locations);
+	if (!ret) {
+		stack_frames(&b, st);
+		/* all that is needed of them is made: their memory serves what follows */
+		free(b.tree.loc);
+		free(b.tree.up);
+		free(b.tree.stack_of);
+		memset(&b.tree, 0, sizeof(b.tree));
+		pp_stacks_drop(&r->sides[0].stacks);
+	}
 	/* the samples are final: they are packed while the locations are made */
 	ret = pp_pprof_encode_start(&b.m, out, &enc, err);
 	if (ret) {
@@ -790,7 +866,10 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 		return ret;
 	}
 	for (i = 0; i < b.m.nr_locations; i++)
-		fill_location(&b, i);
+		fill_location(&b, i, b.loc_keys[i].image == SIZE_MAX ? NULL :
+				     pp_pprof_facts_get(b.facts, i));
+	pp_pprof_facts_end(b.facts);
+	b.facts = NULL;
 	/* mappings that no address reached (main_mapping()'s, with -i) */
 	for (i = 0; i < b.m.nr_mappings; i++)
 		if (b.m.mappings[i].start == UINT64_MAX)

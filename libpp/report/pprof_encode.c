@@ -38,6 +38,7 @@
 #include "libpp/report/profile.pb-c.h"
 #include "libpp/report/report_int.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_error.h"
 
 /*
  * The profile is packed in parts, each a Profile message with some of the
@@ -232,17 +233,47 @@ struct pp_pprof_encoder {
 	bool threaded;			/* packers[1] is the second thread's */
 };
 
-/* part packed whole into w->packed, with its size */
-static void pack(struct packer *w, const Perftools__Profiles__Profile *part)
+/*
+ * The most bytes a part of samples or locations packs to, or 0: to be
+ * measured.  protobuf-c packs into a buffer of a size known beforehand,
+ * and measuring a part exactly walks it all once more: for the big parts
+ * a bound from the arrays does instead.  Each field is a one-byte tag
+ * (field numbers below 16) and a varint of at most 10 bytes; a message or
+ * packed field, a tag and a length of at most 5 bytes before its bytes.
+ */
+#define VARINT_MAX 10
+#define LEN_MAX (1 + 5)
+#define FIELD_MAX (1 + VARINT_MAX)
+
+static size_t part_bound(const struct part *p, const struct pp_pprof *m)
 {
-	size_t len = perftools__profiles__profile__get_packed_size(part);
+	size_t bound = 0, i;
+
+	if (p->fill == fill_samples) {
+		for (i = p->first; i < p->first + p->n; i++)
+			bound += LEN_MAX + LEN_MAX + VARINT_MAX * (m->first[i + 1] - m->first[i]) +
+				 LEN_MAX + VARINT_MAX * m->nr_types +
+				 LEN_MAX + 4 * FIELD_MAX;	/* a label */
+	} else if (p->fill == fill_locations) {
+		/* id, mapping, address; one line of function and line */
+		bound = p->n * (LEN_MAX + 3 * FIELD_MAX + LEN_MAX + 2 * FIELD_MAX);
+	}
+	return bound;
+}
+
+/* part (of p) packed whole into w->packed, with its size */
+static void pack(struct packer *w, const struct part *p, const Perftools__Profiles__Profile *part)
+{
+	size_t bound = part_bound(p, w->e->m);
+	size_t len = bound ? bound : perftools__profiles__profile__get_packed_size(part);
 
 	if (len > w->packed_size) {
 		w->packed = op_xrealloc(w->packed, len);
 		w->packed_size = len;
 	}
-	perftools__profiles__profile__pack(part, w->packed);
-	w->len = len;
+	w->len = perftools__profiles__profile__pack(part, w->packed);
+	if (w->len > len)
+		OP_BUG("pprof part bound %zu < %zu packed bytes", len, w->len);
 }
 
 /* w->packed as a gzip member in w->deflated (nothing when it is empty) */
@@ -304,7 +335,7 @@ static void put_part(struct packer *w, const struct part *p)
 	Perftools__Profiles__Profile part = PERFTOOLS__PROFILES__PROFILE__INIT;
 
 	p->fill(&part, &w->ps, w->e->m, p->first, p->n);
-	pack(w, &part);
+	pack(w, p, &part);
 }
 
 /* nr items that fill puts in messages, PART at a time, as e's next parts */

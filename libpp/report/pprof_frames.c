@@ -16,29 +16,33 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_sort.h"
 
-void pp_keyorder_init(struct pp_keyorder *o, size_t nr_buckets)
+void pp_keyorder_init(struct pp_keyorder *o, size_t nr_buckets, size_t nr_items)
 {
 	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	o->nr_buckets = nr_buckets;
+	o->alloc = nr_items;
+	o->value = op_xcalloc(nr_items + 1, sizeof(*o->value));
+	o->key = op_xcalloc(nr_items + 1, sizeof(*o->key));
+	o->bucket = op_xcalloc(nr_items + 1, sizeof(*o->bucket));
 	o->lo = op_xcalloc(nr_buckets + 1, sizeof(*o->lo));
 	o->hi = op_xcalloc(nr_buckets + 1, sizeof(*o->hi));
 	for (i = 0; i < nr_buckets; i++)
 		o->lo[i] = UINT64_MAX;
 }
 
-void pp_keyorder_add(struct pp_keyorder *o, size_t bucket, uint64_t key, const void *what)
+void pp_keyorder_add(struct pp_keyorder *o, size_t bucket, uint64_t key, size_t value)
 {
 	size_t k = o->nr++;
 
 	if (k == o->alloc) {
 		o->alloc = o->alloc ? 2 * o->alloc : 4096;
-		o->what = op_xreallocarray(o->what, o->alloc, sizeof(*o->what));
+		o->value = op_xreallocarray(o->value, o->alloc, sizeof(*o->value));
 		o->key = op_xreallocarray(o->key, o->alloc, sizeof(*o->key));
 		o->bucket = op_xreallocarray(o->bucket, o->alloc, sizeof(*o->bucket));
 	}
-	o->what[k] = what;
+	o->value[k] = value;
 	o->bucket[k] = bucket;
 	o->key[k] = key;
 	if (key < o->lo[bucket])
@@ -72,8 +76,9 @@ void pp_keyorder_sort(struct pp_keyorder *o)
 	for (k = 0; k < o->nr; k++) {
 		size_t b = o->bucket[k];
 
+		/* packed, the keys tell bucket and key: the value goes along */
 		o->kv[k].key = o->packed ? o->base[b] + (o->key[k] - o->lo[b]) : o->key[k];
-		o->kv[k].value = k;
+		o->kv[k].value = o->packed ? o->value[k] : k;
 	}
 	o->sorted = op_sort_kv(o->kv, o->tmp, o->nr);
 	if (!o->packed) {
@@ -94,16 +99,14 @@ bool pp_keyorder_next(struct pp_keyorder *o, struct pp_keyorder_item *it)
 	if (i >= o->nr)
 		return false;
 	k = o->sorted[i].value;
-	/* what the next distinct ones point to is read at random: ahead */
-	if (i + 16 < o->nr)
-		__builtin_prefetch(&o->what[o->sorted[i + 16].value]);
-	it->pos = k;
 	if (!o->packed) {
+		it->value = o->value[k];
 		it->bucket = o->bucket[k];
 		it->key = o->key[k];
 		it->first = !i || it->bucket != o->bucket[o->sorted[i - 1].value] ||
 			    it->key != o->key[o->sorted[i - 1].value];
 	} else {
+		it->value = k;
 		it->first = !i || o->sorted[i].key != o->sorted[i - 1].key;
 	}
 	if (it->first && o->packed) {
@@ -115,14 +118,12 @@ bool pp_keyorder_next(struct pp_keyorder *o, struct pp_keyorder_item *it)
 		it->bucket = o->used[o->at_used];
 		it->key = key - o->base[it->bucket] + o->lo[it->bucket];
 	}
-	if (it->first)
-		it->what = o->what[k];
 	return true;
 }
 
 void pp_keyorder_release(struct pp_keyorder *o)
 {
-	free(o->what);
+	free(o->value);
 	free(o->key);
 	free(o->bucket);
 	free(o->lo);

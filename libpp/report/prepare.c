@@ -103,7 +103,9 @@ static void build_rows(struct pp_report *r, struct pp_side *s)
 
 	pp_rows_build(&s->rows, s->p, &ro);
 	if (needs(r, PP_NEEDS_STACKS))
-		s->stacks_ret = pp_stacks_load(&s->stacks, s->p, !needs(r, PP_LINES_AHEAD),
+		s->stacks_ret = pp_stacks_load(&s->stacks, s->p,
+					       (needs(r, PP_LINES_AHEAD) ? 0 : PP_STACKS_ALONE) |
+					       (needs(r, PP_STACKS_AS_TREE) ? PP_STACKS_TREE : 0),
 					       r->notes);
 	s->with_arcs = needs(r, PP_NEEDS_ARCS) &&
 		       (!needs(r, PP_NEEDS_STACKS) || s->stacks_ret);
@@ -192,7 +194,7 @@ struct pp_leaf_memo {
 static bool leaf_shown(const struct pp_report *r, struct pp_side *s,
 		       const struct pp_stack *st, struct pp_row **rowp)
 {
-	const struct pp_stack_frame *f = &st->frames[0];
+	const struct pp_stack_frame *f = pp_stack_leaf(&s->stacks, st);
 	const struct pp_report_opts *o = r->o;
 	struct pp_row *row = NULL;
 
@@ -215,7 +217,7 @@ static bool leaf_shown(const struct pp_report *r, struct pp_side *s,
 bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
 		   const struct pp_stack *st, struct pp_row **rowp)
 {
-	const struct pp_stack_frame *f = &st->frames[0];
+	const struct pp_stack_frame *f;
 	const void *what;
 	struct leaf_answer *a;
 	uint64_t h;
@@ -225,8 +227,9 @@ bool pp_leaf_shown(const struct pp_report *r, struct pp_side *s,
 			*rowp = NULL;
 		return false;
 	}
+	f = pp_stack_leaf(&s->stacks, st);
 	if (!s->leaf_memo)
-		s->leaf_memo = op_xcalloc(1, sizeof(*s->leaf_memo));
+		s->leaf_memo = op_xcalloc_written(1, sizeof(*s->leaf_memo));
 	what = f->image == SIZE_MAX ? (const void *)f->other : (const void *)f->sym;
 	h = op_hash_combine(op_hash_u64((uintptr_t)what), st->app ^ ((uint64_t)f->image << 24));
 	a = &s->leaf_memo->v[h & (LEAF_MEMO - 1)];

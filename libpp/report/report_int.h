@@ -233,14 +233,51 @@ int pp_pprof_encode_start(const struct pp_pprof *m, FILE *out, struct pp_pprof_e
 			  struct op_err *err);
 int pp_pprof_encode_finish(struct pp_pprof_encoder *e, struct op_err *err);
 
+/* what a pprof location is of: (image, key), or (SIZE_MAX, name string) */
+struct pp_pprof_key {
+	size_t image;
+	uint64_t at;			/* key, symbol start, or name string index */
+};
+
+/* what a location's code is (pprof_facts.c) */
+struct pp_pprof_fact {
+	bool has_fn;			/* the function's fields are set: false in
+					 * a run of locations of one symbol but
+					 * for the first */
+	const char *fn_name;		/* the symbol's shown name */
+	const char *fn_file;		/* file of its first address, or NULL */
+	unsigned fn_line;
+	int64_t line;			/* the location's line in fn_file, 0: none */
+};
+
+/* the facts of the location at key in t, of symbol sym, looked up here */
+void pp_pprof_fact_of(struct pp_symtab *t, const struct pp_sym *sym, uint64_t key,
+		      struct pp_pprof_fact *f);
+
+/*
+ * The facts of nr locations (keys[i] and their symbols what[i]; those of
+ * image SIZE_MAX have none), looked up in chunks (each of one image) by a
+ * thread started here, from the last, and by the caller of get(), who
+ * asks in increasing order of i; never by both in one image's table at
+ * once (tabs: per image of nr_images, its symbol table), whose line
+ * look-ups are for one thread at a time.  The arrays are borrowed until
+ * pp_pprof_facts_end(): they must not change.
+ */
+struct pp_pprof_facts;
+struct pp_pprof_facts *pp_pprof_facts_start(struct pp_symtab *const *tabs, size_t nr_images,
+					    const struct pp_pprof_key *keys,
+					    const void *const *what, size_t nr);
+const struct pp_pprof_fact *pp_pprof_facts_get(struct pp_pprof_facts *f, size_t i);
+void pp_pprof_facts_end(struct pp_pprof_facts *f);
+
 /*
  * Items put in (bucket, key) order (pprof_frames.c): the pprof export's
  * frames, so that each distinct (image, address) is one location, made
- * in address order.  Add them (buckets below nr_buckets), sort once,
- * then walk them in order.
+ * in address order.  Add them (buckets below nr_buckets), each with a
+ * value of the caller's, sort once, then walk them in order.
  */
 struct pp_keyorder {
-	const void **what;		/* per item, as added */
+	size_t *value;			/* per item, as added */
 	uint64_t *key;
 	size_t *bucket;
 	size_t nr, alloc, nr_buckets;
@@ -248,22 +285,23 @@ struct pp_keyorder {
 	uint64_t *base;			/* per bucket: its first packed key */
 	size_t *used, nr_used, at_used;	/* the buckets with items, in order */
 	struct op_kv *kv, *tmp;
-	const struct op_kv *sorted;	/* (packed key or bucket, item) */
+	/* (packed key, value) when packed, else (bucket, item) */
+	const struct op_kv *sorted;
 	bool packed;			/* sorted's keys are (bucket, key) packed */
 	size_t next;			/* the walk's next place in sorted */
 };
 
-/* an item of the walk: pos, its place when added; bucket, key and what
- * are set at the first item of each (bucket, key) and kept for the others */
+/* an item of the walk: its value; bucket and key are set at the first
+ * item of each (bucket, key) and kept for the others */
 struct pp_keyorder_item {
-	size_t pos, bucket;
+	size_t value, bucket;
 	uint64_t key;
-	const void *what;
 	bool first;			/* the first of its (bucket, key) */
 };
 
-void pp_keyorder_init(struct pp_keyorder *o, size_t nr_buckets);
-void pp_keyorder_add(struct pp_keyorder *o, size_t bucket, uint64_t key, const void *what);
+/* nr_items: how many will be added (more may be) */
+void pp_keyorder_init(struct pp_keyorder *o, size_t nr_buckets, size_t nr_items);
+void pp_keyorder_add(struct pp_keyorder *o, size_t bucket, uint64_t key, size_t value);
 void pp_keyorder_sort(struct pp_keyorder *o);
 /* the next item in order into *it (the same one each call); false after the last */
 bool pp_keyorder_next(struct pp_keyorder *o, struct pp_keyorder_item *it);

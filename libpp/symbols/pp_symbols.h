@@ -140,6 +140,20 @@ void pp_symtab_free(struct pp_symtab *t);
  */
 const char *pp_symtab_shown_name(struct pp_symtab *t, const struct pp_sym *sym);
 
+/*
+ * pp_symtab_load(image, is_kernel, 0, opts) in a thread of its own, while
+ * the caller goes on (image is copied; opts is borrowed, unchanged, until
+ * the table is taken): for the kernel's table, most of a report's table
+ * loading, read while the sample files are listed.  NULL when no thread
+ * could be started.  pp_symtab_ahead_take() waits for the thread and
+ * returns the table (the caller's to free; NULL when it could not be
+ * made), and frees a (NULL is let be).
+ */
+struct pp_symtab_ahead;
+struct pp_symtab_ahead *pp_symtab_ahead_start(const struct odb_image_id *image, bool is_kernel,
+					      const struct pp_sym_opts *opts);
+struct pp_symtab *pp_symtab_ahead_take(struct pp_symtab_ahead *a);
+
 /* the symbol containing key, or NULL (before the first, in a gap) */
 const struct pp_sym *pp_symtab_lookup(const struct pp_symtab *t, uint64_t key);
 

@@ -378,6 +378,8 @@ int symtab_load_file(struct pp_symtab *t, const char *path,
 		     const struct pp_sym_opts *o, enum key_mode mode);
 /* back to the state before a binary was looked for, to try another source */
 void symtab_forget_binary(struct pp_symtab *t);
+/* the bucket index of t's final symbols (symtab_query.c): 0 or -ENOMEM */
+int symtab_index(struct pp_symtab *t);
 /* a kernel image: --vmlinux, else kallsyms (core kernel, modules) */
 int symtab_load_kernel(struct pp_symtab *t, const struct odb_image_id *image,
 		       const struct pp_sym_opts *o);
@@ -469,6 +471,13 @@ struct symtab_priv {
 	const char *no_code;		/* why a table has no code, if known */
 	char *code_why;			/* why reading code failed */
 	const char *label;		/* the image's name, for gap names */
+	/* where a key's symbol is searched (symtab_query.c): the keys from
+	 * index_base cut into 2^index_shift wide buckets; bucket b's
+	 * symbols start at index[b], before index[b + 1] */
+	uint32_t *index;
+	size_t nr_buckets;
+	uint64_t index_base;
+	unsigned index_shift;
 	pthread_mutex_t made_lock;	/* guards what follows */
 	struct pp_sym **made;		/* made symbols, sorted by start */
 	size_t nr_made, alloc_made;

@@ -545,6 +545,8 @@ int pp_symtab_load(const struct odb_image_id *image, bool is_kernel,
 	if (!ret && (!(p->shown = op_calloc(t->nr + 1, sizeof(*p->shown))) ||
 		     !(p->shown_state = op_calloc(t->nr + 1, sizeof(*p->shown_state)))))
 		ret = -ENOMEM;
+	if (!ret)
+		ret = symtab_index(t);
 	if (ret) {
 		pp_symtab_free(t);
 		return ret;
@@ -573,6 +575,7 @@ void pp_symtab_free(struct pp_symtab *t)
 		free(p->archive_debug_root);
 		free(p->lines_why);
 		free(p->code_why);
+		free(p->index);
 		pp_symtab_free_shown(t);
 		pp_symtab_free_made(t);
 		pthread_mutex_destroy(&p->made_lock);

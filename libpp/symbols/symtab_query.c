@@ -51,10 +51,57 @@ int pp_str_setf(char **dst, const char *fmt, ...)
 	return pp_str_set(dst, op_strbuf_detach(&sb));
 }
 
+/*
+ * The bucket index: about one bucket per symbol over the keys from the
+ * first symbol's start to the last one's end, so that a look-up bisects
+ * a bucket's few symbols instead of the whole table (the kernel's has
+ * over a hundred thousand).  Symbols are sorted by start and do not
+ * overlap.
+ */
+int symtab_index(struct pp_symtab *t)
+{
+	struct symtab_priv *p = t->priv;
+	uint64_t span;
+	unsigned shift = 0;
+	size_t b, i;
+
+	if (t->nr < 64 || t->nr >= UINT32_MAX)
+		return 0;		/* bisecting is as fast */
+	p->index_base = t->syms[0].start;
+	span = t->syms[t->nr - 1].end - p->index_base;
+	while (shift < 63 && (span >> shift) > t->nr)
+		shift++;
+	p->index_shift = shift;
+	p->nr_buckets = (size_t)(span >> shift) + 1;
+	p->index = op_calloc(p->nr_buckets + 1, sizeof(*p->index));
+	if (!p->index)
+		return -ENOMEM;
+	/* index[b]: the first symbol starting at or after bucket b's start */
+	for (b = 0, i = 0; b <= p->nr_buckets; b++) {
+		while (i < t->nr && (t->syms[i].start - p->index_base) >> shift < b)
+			i++;
+		p->index[b] = (uint32_t)i;
+	}
+	return 0;
+}
+
 const struct pp_sym *pp_symtab_lookup(const struct pp_symtab *t, uint64_t key)
 {
+	const struct symtab_priv *p = t->priv;
 	size_t lo = 0, hi = t->nr;
 
+	/* indexed: the holder starts in key's bucket, or is the last one before */
+	if (p && p->index) {
+		size_t b;
+
+		if (key < p->index_base)
+			return NULL;
+		b = (size_t)((key - p->index_base) >> p->index_shift);
+		if (b >= p->nr_buckets)
+			return NULL;	/* past the buckets: past every symbol */
+		lo = p->index[b];
+		hi = p->index[b + 1];
+	}
 	/* the first symbol starting after key; the one before may hold it */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -23,6 +23,7 @@ static void test_overflow(void **state)
 	assert_int_equal(out, 12);
 	assert_false(op_add_size(SIZE_MAX, 1, &out));
 	assert_null(op_calloc(SIZE_MAX / 4, 8));
+	assert_null(op_calloc_written(SIZE_MAX / 4, 8));
 	assert_null(op_reallocarray(NULL, SIZE_MAX / 4, 8));
 }
 
@@ -45,10 +46,31 @@ static void test_injection(void **state)
 	op_alloc_fail_at_repeat(1);
 	assert_null(op_strdup("x"));
 	assert_null(op_calloc(1, 1));
+	assert_null(op_calloc_written(1, 1));
 	op_alloc_fail_at(0);
 	a = op_strdup("abc");
 	assert_string_equal(a, "abc");
 	free(a);
+}
+
+/* op_calloc_written(): zeroed, dirtied first where malloc() reuses memory */
+static void test_calloc_written(void **state)
+{
+	unsigned char *a = op_malloc(1 << 20), *b;
+	size_t i;
+
+	(void)state;
+	assert_non_null(a);
+	memset(a, 0xa5, 1 << 20);
+	free(a);
+	b = op_calloc_written(1 << 18, 4);
+	assert_non_null(b);
+	for (i = 0; i < 1 << 20; i++)
+		assert_int_equal(b[i], 0);
+	free(b);
+	b = op_calloc_written(0, 8);	/* one byte, so NULL means failure */
+	assert_non_null(b);
+	free(b);
 }
 
 /* scratch memory: zeroed, grows keeping its bytes, failures injected */
@@ -105,6 +127,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_injection),
+		cmocka_unit_test(test_calloc_written),
 		cmocka_unit_test(test_scratch),
 		cmocka_unit_test(test_strndup),
 	};

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Fuzz target: a stack file from untrusted bytes.  Opens it read-only and
- * walks every stack and frame; if it opens, also opens it for adding
+ * walks every stack and frame, and every node of its tree (version 2),
+ * each stack's nodes giving its frames; if it opens, also opens it for adding
  * (with the events it names) and adds a new and a known stack, then
  * reads it back: the stacks grow by exactly one and the counts add up.
  * Version 1 and 2 files are read; a version 1 file is converted to 2 by
@@ -48,6 +49,42 @@ static uint64_t walk(const struct odb_stacks *s, size_t *nr)
 	return sum;
 }
 
+/* the tree's nodes: each stack's leaf and ancestors are its frames */
+static void walk_nodes(const struct odb_stacks *s)
+{
+	static struct odb_stack_frame buf[ODB_STACKS_MAX_FRAMES];
+	size_t i, n;
+
+	for (n = 0; n < odb_stacks_nr_nodes(s); n++) {
+		struct odb_stack_tree_node v;
+
+		if (!odb_stacks_node(s, n, &v) ||
+		    (v.parent != ODB_STACKS_NO_PARENT && v.parent >= n) ||
+		    v.image >= odb_stacks_nr_images(s))
+			abort();
+	}
+	for (i = 0; i < odb_stacks_nr_stacks(s) && odb_stacks_nr_nodes(s); i++) {
+		struct odb_stack_tree_node v;
+		struct odb_stack st;
+		size_t f = 0;
+
+		odb_stacks_get(s, i, &st, buf);
+		n = odb_stacks_stack_node(s, i);
+		if (n >= odb_stacks_nr_nodes(s) || !odb_stacks_node(s, n, &v))
+			abort();
+		while (v.parent != ODB_STACKS_NO_PARENT) {
+			if (f >= st.nr_frames || v.image != st.frames[f].image ||
+			    v.offset != st.frames[f].offset)
+				abort();
+			f++;
+			if (!odb_stacks_node(s, v.parent, &v))
+				abort();
+		}
+		if (f != st.nr_frames || v.image != st.app)
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *events[ODB_STACKS_MAX_EVENTS];
@@ -66,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (odb_stacks_open(fuzz_tmp_file, &s))
 		return 0;
 	sum = walk(s, &nr);
+	walk_nodes(s);
 	memcpy(&version, data + 8, sizeof(version));	/* opened: 64 bytes */
 	nev = odb_stacks_nr_events(s);
 	for (i = 0; i < nev; i++) {

@@ -200,6 +200,18 @@ static void test_encode(void **state)
 	free(buf);
 }
 
+/* m's samples: nr of them, sample i's frames [first[i], first[i + 1]) */
+static void set_samples(struct pp_pprof *m, size_t nr, size_t *first, uint64_t *frames,
+			int64_t *values, size_t *labels)
+{
+	m->nr_samples = nr;
+	m->first = first;
+	m->frames = frames;
+	m->nr_frames = first[nr];
+	m->values = values;
+	m->labels = labels;
+}
+
 /* the encoded bytes of m (pp_pprof_encode() must succeed); free them */
 static char *encode(struct pp_pprof *m, size_t *len)
 {
@@ -238,12 +250,7 @@ static void test_encode_many(void **state)
 		values[2 * i] = (int64_t)i;
 		values[2 * i + 1] = 7;
 	}
-	m.frames = frames;
-	m.nr_frames = N;
-	m.first = first;
-	m.values = values;
-	m.labels = labels;
-	m.nr_samples = N;
+	set_samples(&m, N, first, frames, values, labels);
 	buf = encode(&m, &len);
 	p = decode(buf, len);
 	assert_true(members_read >= 3);
@@ -255,6 +262,53 @@ static void test_encode_many(void **state)
 	}
 	assert_int_equal(p->n_location, 2);
 	assert_string_equal(pstr(p, p->function[1]->name), "f");
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	free(buf);
+}
+
+/*
+ * Every number at its widest (ten-byte varints: the largest ids and
+ * addresses, negative values and lines): the parts are packed into
+ * buffers sized by bounds from the arrays, not measured, and must fit
+ */
+static void test_encode_widest(void **state)
+{
+	enum { N = 5000, DEPTH = 8 };
+	static uint64_t frames[N * DEPTH];
+	static size_t first[N + 1], labels[N];
+	static int64_t values[2 * N];
+	static struct pp_pprof_location locations[N];
+	Perftools__Profiles__Profile *p;
+	struct pp_pprof m;
+	size_t i, len;
+	char *buf;
+
+	(void)state;
+	make_profile(&m);
+	for (i = 0; i < N * DEPTH; i++)
+		frames[i] = UINT64_MAX - i % 3;
+	for (i = 0; i < N; i++) {
+		first[i + 1] = (i + 1) * DEPTH;
+		values[2 * i] = INT64_MIN;
+		values[2 * i + 1] = -1;
+		labels[i] = (size_t)INT64_MAX;
+		locations[i] = (struct pp_pprof_location){ .mapping = UINT64_MAX,
+			.address = UINT64_MAX - i, .function = UINT64_MAX, .line = INT64_MIN };
+	}
+	set_samples(&m, N, first, frames, values, labels);
+	m.locations = locations;
+	m.nr_locations = N;
+	buf = encode(&m, &len);
+	p = decode(buf, len);
+	assert_int_equal(p->n_sample, N);
+	assert_int_equal(p->sample[N - 1]->n_location_id, DEPTH);
+	assert_true(p->sample[N - 1]->location_id[DEPTH - 1] == UINT64_MAX - (N * DEPTH - 1) % 3);
+	assert_true(p->sample[0]->value[0] == INT64_MIN);
+	assert_true(p->sample[0]->label[0]->str == INT64_MAX);
+	assert_int_equal(p->n_location, N);
+	assert_true(p->location[N - 1]->address == UINT64_MAX - (N - 1));
+	assert_true(p->location[7]->line[0]->line == INT64_MIN);
+	assert_true(p->location[7]->line[0]->function_id == UINT64_MAX);
 	perftools__profiles__profile__free_unpacked(p, NULL);
 	free(buf);
 }
@@ -436,6 +490,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_encode),
 		cmocka_unit_test(test_encode_many),
+		cmocka_unit_test(test_encode_widest),
 		cmocka_unit_test(test_encode_two_steps),
 		cmocka_unit_test(test_encode_empty),
 		cmocka_unit_test(test_encode_unwritable),

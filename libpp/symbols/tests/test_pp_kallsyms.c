@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include "libpp/symbols/symbols_int.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_file.h"
+#include "libutil/op_strbuf.h"
 
 #define K(x) (0xffffffff81000000ull + (x))
 
@@ -241,12 +243,81 @@ static void test_no_addresses(void **state)
 	pp_symtab_free(t);
 }
 
+static int holds(const void *key, const void *sym)
+{
+	uint64_t k = *(const uint64_t *)key;
+	const struct pp_sym *s = sym;
+
+	return k < s->start ? -1 : k >= s->end ? 1 : 0;
+}
+
+/* the symbol holding key, found by bsearch() over the whole table */
+static const struct pp_sym *holder(const struct pp_symtab *t, uint64_t key)
+{
+	return bsearch(&key, t->syms, t->nr, sizeof(*t->syms), holds);
+}
+
+/*
+ * A big table is searched through its bucket index: 3000 symbols of
+ * uneven sizes, data between some, a cluster far above the rest (as
+ * modules lie above the kernel): every key around each symbol's edges
+ * and keys at random give the symbol the whole table's bisection gives
+ */
+static void test_index(void **state)
+{
+	struct fixture *f = *state;
+	struct odb_image_id id = { .kind = ODB_IMAGE_KERNEL, .name = (char *)"no-vmlinux" };
+	struct pp_sym_opts opts = { .kallsyms = f->zeros };
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	const struct symtab_priv *p;
+	struct pp_symtab *t;
+	uint64_t at = K(0), x = 1, key;
+	char path[160];
+	size_t i;
+
+	for (i = 0; i < 3000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		if (i == 2500)
+			at = 0xffffffffc0000000ull;	/* far above: sparse buckets */
+		op_strbuf_addf(&sb, "%016" PRIx64 " %c f%zu\n", at, i % 7 ? 'T' : 't', i);
+		if (i % 5 == 4)
+			op_strbuf_addf(&sb, "%016" PRIx64 " D d%zu\n", at + 8, i);
+		at += 16 + (x >> 58) * 16;
+	}
+	op_strbuf_addf(&sb, "%016" PRIx64 " D the_end\n", at);
+	assert_false(op_strbuf_failed(&sb));
+	snprintf(path, sizeof(path), "%s/big", f->dir);
+	assert_int_equal(op_write_file_atomic(path, sb.buf, sb.len, 0644), 0);
+	op_strbuf_release(&sb);
+	opts.kallsyms = path;
+	assert_int_equal(pp_symtab_load(&id, true, 0, &opts, &t), 0);
+	assert_int_equal(t->nr, 3000);
+	p = t->priv;
+	assert_non_null(p->index);
+	for (i = 0; i < t->nr; i++) {
+		const struct pp_sym *s = &t->syms[i];
+
+		for (key = s->start - 1; key <= s->end; key++)
+			assert_ptr_equal(pp_symtab_lookup(t, key), holder(t, key));
+		assert_ptr_equal(pp_symtab_lookup(t, s->start), s);
+	}
+	for (i = 0; i < 100000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		key = i % 2 ? K(0) + (x >> 44) : 0xffffffffbf000000ull + (x >> 30);
+		assert_ptr_equal(pp_symtab_lookup(t, key), holder(t, key));
+	}
+	assert_null(pp_symtab_lookup(t, 0));
+	assert_null(pp_symtab_lookup(t, UINT64_MAX));
+	pp_symtab_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_gaps_and_lines),
 		cmocka_unit_test(test_no_addresses),
+		cmocka_unit_test(test_index),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
