@@ -38,7 +38,7 @@
  * locations are made from the tree's nodes, each as a leaf or as a
  * caller, sorted by image and address (add_stacks()); strings, functions
  * and the other locations are interned with hash maps.  What each
- * location's code is (lines, inline chains, demangled names) is looked
+ * location's code is (lines, inlined call sites, demangled names) is looked
  * up by a second thread (pprof_facts.c) while the samples are finished,
  * and the samples are packed by the encoder's thread while the locations
  * are filled in.  The work follows distinct stacks and addresses.
@@ -95,9 +95,9 @@ struct build {
 	struct pp_pprof_facts *facts;	/* of the locations */
 	/* add_stacks()'s, for stack_frames(): per tree node and role (2 n:
 	 * as a leaf, 2 n + 1: as a caller), its location; per node, its
-	 * parent; per sample of [first_sample, end_sample), its stack */
+	 * parent; per sample of [first_sample, end_sample), its leaf node */
 	struct {
-		size_t *loc, *up, *stack_of;
+		size_t *loc, *up, *leaf_of;
 		size_t first_sample, end_sample;
 	} tree;
 };
@@ -120,17 +120,15 @@ static size_t idx(void *v)
 	return (size_t)(uintptr_t)v - 1;
 }
 
-/* the index of s in the string table, added on first use */
-static size_t str(struct build *b, const char *s)
+/* the index of s (hashed h: op_hash_str()) in the string table, added on first use */
+static size_t str_hashed(struct build *b, const char *s, uint64_t h)
 {
 	struct pp_pprof *m = &b->m;
-	uint64_t h;
 	struct op_hmap_iter it;
 	void *v;
 
 	if (!s || !*s)
 		return 0;
-	h = op_hash_str(s);
 	for (v = op_hmap_first(&m->string_index, h, &it); v;
 	     v = op_hmap_next(&m->string_index, h, &it))
 		if (!strcmp(m->strings[idx(v)], s))
@@ -140,6 +138,12 @@ static size_t str(struct build *b, const char *s)
 	if (op_hmap_insert(&m->string_index, h, ival(m->nr_strings)))
 		op_die(1, "out of memory");
 	return m->nr_strings++;
+}
+
+/* the index of s in the string table, added on first use */
+static size_t str(struct build *b, const char *s)
+{
+	return s && *s ? str_hashed(b, s, op_hash_str(s)) : 0;
 }
 
 /*
@@ -253,9 +257,11 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 			pp_pprof_fact_of(b->tabs[image], sym, sym->start, &own);
 			fact = &own;
 		}
-		f->name = str(b, fact->fn_name);
-		f->system_name = sym->name && *sym->name ? str(b, sym->name) : f->name;
-		f->file = str(b, fact->fn_file);
+		f->name = str_hashed(b, fact->fn_name, fact->name_hash);
+		/* raw and shown are one string unless demangled */
+		f->system_name = sym->name == fact->fn_name || !sym->name || !*sym->name ?
+				 f->name : str(b, sym->name);
+		f->file = str_hashed(b, fact->fn_file, fact->file_hash);
 		f->start_line = fact->fn_line;
 	}
 	remember(&b->fns, &k, i);
@@ -516,7 +522,7 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 	/* per node and role (2 n: as a leaf, 2 n + 1: as a caller): its location */
 	size_t *loc = op_xcalloc(2 * nr_nodes + 1, sizeof(*loc));
 	size_t nr_items = 0;
-	size_t *stack_of = op_xcalloc(st->nr + 1, sizeof(*stack_of));	/* per sample */
+	size_t *leaf_of = op_xcalloc(st->nr + 1, sizeof(*leaf_of));	/* per sample */
 	struct pp_keyorder o;
 	struct pp_keyorder_item it;
 	size_t i, n, c;
@@ -529,7 +535,7 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 		if (!s->nr_frames || !pp_leaf_shown(b->r, b->s, s, &row))
 			continue;
 		need[s->leaf] |= NEED_LEAF;
-		stack_of[m->nr_samples - first_sample] = i;
+		leaf_of[m->nr_samples - first_sample] = s->leaf;
 		m->nr_frames += s->nr_frames;	/* filled below */
 		add_sample(b, s->app, s->counts);
 		if (row)
@@ -557,7 +563,6 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 		if (need[n] & NEED_CALLER)
 			pp_keyorder_add(&o, bucket, node_key(b, node, true), 2 * n + 1);
 	}
-	free(need);
 	pp_keyorder_sort(&o);
 	reserve_locations(b, nr_items);
 	while (pp_keyorder_next(&o, &it)) {
@@ -571,29 +576,33 @@ static void add_stacks(struct build *b, const struct pp_stacks *st)
 	}
 	pp_keyorder_release(&o);
 	/* the leaves' samples per location and app, for add_rest() */
-	for (n = first_sample; n < m->nr_samples; n++) {
-		const struct pp_stack *s = &st->v[stack_of[n - first_sample]];
-		uint64_t *sum = leaf_get(b, loc[2 * s->leaf] - 1, s->app);
+	for (i = 0; i < st->nr; i++) {
+		const struct pp_stack *s = &st->v[i];
 
-		for (c = 0; c < b->nr_classes; c++)
-			sum[c] += s->counts[c];
+		if (need[s->leaf] & NEED_LEAF) {
+			uint64_t *sum = leaf_get(b, loc[2 * s->leaf] - 1, s->app);
+
+			for (c = 0; c < b->nr_classes; c++)
+				sum[c] += s->counts[c];
+		}
 	}
+	free(need);
 	b->tree.loc = loc;
 	b->tree.up = up;
-	b->tree.stack_of = stack_of;
+	b->tree.leaf_of = leaf_of;
 	b->tree.first_sample = first_sample;
 	b->tree.end_sample = m->nr_samples;
 }
 
 /* the frames of add_stacks()'s samples: its leaf's location, then its callers' */
-static void stack_frames(struct build *b, const struct pp_stacks *st)
+static void stack_frames(struct build *b)
 {
 	struct pp_pprof *m = &b->m;
 	const size_t *loc = b->tree.loc, *up = b->tree.up;
 	size_t n;
 
 	for (n = b->tree.first_sample; n < b->tree.end_sample; n++) {
-		size_t nd = st->v[b->tree.stack_of[n - b->tree.first_sample]].leaf;
+		size_t nd = b->tree.leaf_of[n - b->tree.first_sample];
 		size_t at = m->first[n];
 
 		m->frames[at++] = loc[2 * nd];
@@ -804,7 +813,7 @@ static void build_release(struct build *b)
 	free(b->tabs);
 	free(b->tree.loc);
 	free(b->tree.up);
-	free(b->tree.stack_of);
+	free(b->tree.leaf_of);
 	free(b->sorted_lo);
 	free(b->sorted_hi);
 	free(b->row_stacked);
@@ -847,17 +856,17 @@ int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err)
 		op_strbuf_release(&sb);
 	}
 	add_rest(&b);
+	/* all that is needed of the stacks is taken: their memory serves what follows */
+	pp_stacks_drop(&r->sides[0].stacks);
 	/* what the locations' code is: looked up while the samples are finished */
 	b.facts = pp_pprof_facts_start(b.tabs, b.p->nr_images, b.loc_keys, b.loc_what,
 				       b.m.nr_locations);
 	if (!ret) {
-		stack_frames(&b, st);
-		/* all that is needed of them is made: their memory serves what follows */
+		stack_frames(&b);
 		free(b.tree.loc);
 		free(b.tree.up);
-		free(b.tree.stack_of);
+		free(b.tree.leaf_of);
 		memset(&b.tree, 0, sizeof(b.tree));
-		pp_stacks_drop(&r->sides[0].stacks);
 	}
 	/* the samples are final: they are packed while the locations are made */
 	ret = pp_pprof_encode_start(&b.m, out, &enc, err);

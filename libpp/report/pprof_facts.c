@@ -2,12 +2,14 @@
 /*
  * What the pprof export's locations say of their code (report_int.h,
  * struct pp_pprof_facts): each location's source line in its function's
- * own file, and its function's shown name, file and first line.  These
- * are the slow part of making a location (line tables, inline chains,
+ * own file (for inlined code, the call site of the outermost inlined
+ * scope), and its function's shown name, file and first line.  These are
+ * the slow part of making a location (line tables, inlined scopes,
  * demangling) and need nothing of the profile being built, so a thread
- * looks them up in chunks while the caller is still making samples, and
- * the caller takes chunks of its own when it catches up.  The symbol
- * tables answer any thread.
+ * looks them up in chunks from the last while the caller makes the
+ * locations from the first, taking chunks of its own.  A table's line
+ * look-ups keep caches for one thread at a time: a chunk is of one image,
+ * and two threads never work in one table at once.
  */
 #include "config.h"
 
@@ -19,12 +21,10 @@
 #include "libpp/report/report_int.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_hash.h"
 
 /* locations per chunk */
 #define FACT_CHUNK 256
-
-/* inlining deeper than this gives a location no line */
-#define MAX_INLINES 64
 
 /* a chunk's state, under the lock */
 enum { FREE, TAKEN, DONE };
@@ -70,18 +70,18 @@ static const char *line_of(struct pp_symtab *t, uint64_t key, unsigned *line)
  * outermost call, the one in the function; 0 when neither is known.
  * (A pprof line has no file of its own, only its function's.)
  */
-static int64_t own_line(struct pp_symtab *t, uint64_t key, const char *fn_file,
-			const char *file, unsigned line)
+static unsigned own_line(struct pp_symtab *t, uint64_t key, const char *fn_file,
+			 const char *file, unsigned line)
 {
-	struct pp_inline v[MAX_INLINES];
-	int n;
+	const char *call_file;
+	unsigned call_line;
 
 	if (!strcmp(file, fn_file))
 		return line;
-	n = pp_symtab_inlines(t, key, v, MAX_INLINES, NULL);
-	if (n <= 0 || n > MAX_INLINES || strcmp(v[n - 1].call_file, fn_file))
+	if (pp_symtab_call_site(t, key, &call_file, &call_line) != 1 ||
+	    strcmp(call_file, fn_file))
 		return 0;
-	return v[n - 1].call_line;
+	return call_line;
 }
 
 void pp_pprof_fact_of(struct pp_symtab *t, const struct pp_sym *sym, uint64_t key,
@@ -93,6 +93,9 @@ void pp_pprof_fact_of(struct pp_symtab *t, const struct pp_sym *sym, uint64_t ke
 	f->has_fn = true;
 	f->fn_name = pp_symtab_shown_name(t, sym);
 	f->fn_file = line_of(t, sym->start, &f->fn_line);
+	/* for the string table, hashed here rather than by its maker */
+	f->name_hash = f->fn_name ? op_hash_str(f->fn_name) : 0;
+	f->file_hash = f->fn_file ? op_hash_str(f->fn_file) : 0;
 	f->line = 0;
 	file = line_of(t, key, &line);
 	if (file && f->fn_file)

@@ -72,7 +72,6 @@ void pp_keyorder_sort(struct pp_keyorder *o)
 			sum += span + 1;
 	}
 	o->kv = op_xcalloc(o->nr + 1, sizeof(*o->kv));
-	o->tmp = op_xcalloc(o->nr + 1, sizeof(*o->tmp));
 	for (k = 0; k < o->nr; k++) {
 		size_t b = o->bucket[k];
 
@@ -80,6 +79,15 @@ void pp_keyorder_sort(struct pp_keyorder *o)
 		o->kv[k].key = o->packed ? o->base[b] + (o->key[k] - o->lo[b]) : o->key[k];
 		o->kv[k].value = o->packed ? o->value[k] : k;
 	}
+	if (o->packed) {
+		/* not needed any more: their memory serves the sort's */
+		free(o->value);
+		free(o->key);
+		free(o->bucket);
+		o->value = o->key = NULL;
+		o->bucket = NULL;
+	}
+	o->tmp = op_xcalloc(o->nr + 1, sizeof(*o->tmp));
 	o->sorted = op_sort_kv(o->kv, o->tmp, o->nr);
 	if (!o->packed) {
 		struct op_kv *by_bucket = o->sorted == o->kv ? o->tmp : o->kv;

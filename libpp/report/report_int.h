@@ -246,8 +246,9 @@ struct pp_pprof_fact {
 					 * for the first */
 	const char *fn_name;		/* the symbol's shown name */
 	const char *fn_file;		/* file of its first address, or NULL */
+	uint64_t name_hash, file_hash;	/* op_hash_str() of the two */
 	unsigned fn_line;
-	int64_t line;			/* the location's line in fn_file, 0: none */
+	unsigned line;			/* the location's line in fn_file, 0: none */
 };
 
 /* the facts of the location at key in t, of symbol sym, looked up here */

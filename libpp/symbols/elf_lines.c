@@ -88,6 +88,8 @@ struct pp_lines {
 	bool ranges_built;
 	struct op_hmap inlines;		/* CU offset -> struct cu_inlines */
 	struct cu_inlines *last;	/* the one used last (lookups cluster) */
+	struct op_hmap outer;		/* the same of outermost entries only */
+	struct cu_inlines *last_outer;
 	struct op_hmap paths;		/* libdw's name -> struct abs_name */
 	struct pp_linetab_sections secs;	/* for pp_linetab_read(); line
 						 * NULL: every table is libdw's */
@@ -180,6 +182,8 @@ void pp_lines_close(struct pp_lines *l)
 	op_hmap_release(&l->cu_tables);
 	op_hmap_for_each(&l->inlines, free_cu_inlines, NULL);
 	op_hmap_release(&l->inlines);
+	op_hmap_for_each(&l->outer, free_cu_inlines, NULL);
+	op_hmap_release(&l->outer);
 	op_hmap_for_each(&l->paths, free_value, NULL);
 	op_hmap_release(&l->paths);
 	dwarf_end(l->dw);
@@ -475,6 +479,7 @@ int pp_lines_find(struct pp_lines *l, uint64_t addr, const char **file,
 /* a CU's inlined entries and their raw ranges, while its table is built */
 struct inl_builder {
 	struct pp_lines *l;
+	bool outer;		/* the outermost entries only, without names */
 	Dwarf_Die *cu;
 	struct pp_linetab *tab;	/* the CU's line table when read here, */
 	Dwarf_Files *files;	/* else its file table, NULL when it has none */
@@ -556,7 +561,7 @@ static int add_inline(struct inl_builder *b, Dwarf_Die *die, int32_t parent,
 	b->entries = e;
 	*idx = (int32_t)b->nr_entries;
 	e += b->nr_entries++;
-	e->function = inline_name(die);
+	e->function = b->outer ? "" : inline_name(die);
 	file = die_udata(die, DW_AT_call_file);
 	e->call_file = NULL;
 	if (b->tab)
@@ -613,7 +618,8 @@ static int walk_scope(struct inl_builder *b, Dwarf_Die *die, int32_t parent,
 
 		if (tag == DW_TAG_inlined_subroutine) {
 			ret = add_inline(b, &child, parent, depth + 1, &idx);
-			if (!ret)
+			/* what is inlined into it is inside its ranges */
+			if (!ret && !b->outer)
 				ret = walk_scope(b, &child, idx, depth + 1, nesting + 1);
 		} else if (tag == DW_TAG_subprogram) {
 			ret = walk_scope(b, &child, -1, 0, nesting + 1);
@@ -721,10 +727,10 @@ out_free:
 }
 
 /* the inline table of the CU cudie; a CU whose DWARF is bad gets none */
-static int build_cu_inlines(struct pp_lines *l, Dwarf_Die *cudie,
+static int build_cu_inlines(struct pp_lines *l, Dwarf_Die *cudie, bool outer,
 			    struct cu_inlines **out)
 {
-	struct inl_builder b = { .l = l, .cu = cudie };
+	struct inl_builder b = { .l = l, .cu = cudie, .outer = outer };
 	struct cu_inlines *c = op_calloc(1, sizeof(*c));
 	int ret;
 
@@ -751,10 +757,15 @@ static int build_cu_inlines(struct pp_lines *l, Dwarf_Die *cudie,
 	return 0;
 }
 
-/* the inline table of the CU holding addr (NULL: no CU has it) */
-static int get_cu_inlines(struct pp_lines *l, uint64_t addr,
+/*
+ * The inline table of the CU holding addr (NULL: no CU has it); outer:
+ * the table of its outermost entries only
+ */
+static int get_cu_inlines(struct pp_lines *l, uint64_t addr, bool outer,
 			  struct cu_inlines **out)
 {
+	struct op_hmap *map = outer ? &l->outer : &l->inlines;
+	struct cu_inlines **last = outer ? &l->last_outer : &l->last;
 	struct op_hmap_iter it;
 	struct cu_inlines *c;
 	Dwarf_Die cudie;
@@ -766,25 +777,24 @@ static int get_cu_inlines(struct pp_lines *l, uint64_t addr,
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
 	off = dwarf_dieoffset(&cudie);
-	if (l->last && l->last->cu == off) {
-		*out = l->last;
+	if (*last && (*last)->cu == off) {
+		*out = *last;
 		return 0;
 	}
 	h = op_hash_u64(off);
-	for (c = op_hmap_first(&l->inlines, h, &it); c;
-	     c = op_hmap_next(&l->inlines, h, &it))
+	for (c = op_hmap_first(map, h, &it); c; c = op_hmap_next(map, h, &it))
 		if (c->cu == off)
 			break;
 	if (!c) {
-		ret = build_cu_inlines(l, &cudie, &c);
-		if (!ret && op_hmap_insert(&l->inlines, h, c)) {
+		ret = build_cu_inlines(l, &cudie, outer, &c);
+		if (!ret && op_hmap_insert(map, h, c)) {
 			cu_inlines_free(c);
 			ret = -ENOMEM;
 		}
 		if (ret)
 			return ret;
 	}
-	*out = l->last = c;
+	*out = *last = c;
 	return 0;
 }
 
@@ -813,7 +823,7 @@ int pp_lines_inlines(struct pp_lines *l, uint64_t addr, struct pp_inline *v,
 	const struct inl_seg *seg;
 	struct cu_inlines *c;
 	int32_t k;
-	int n = 0, ret = get_cu_inlines(l, addr, &c);
+	int n = 0, ret = get_cu_inlines(l, addr, false, &c);
 
 	if (ret || !c || !(seg = find_segment(c, addr)))
 		return ret;
@@ -829,4 +839,17 @@ int pp_lines_inlines(struct pp_lines *l, uint64_t addr, struct pp_inline *v,
 		n++;
 	}
 	return n;
+}
+
+int pp_lines_call_site(struct pp_lines *l, uint64_t addr, const char **file, unsigned *line)
+{
+	const struct inl_seg *seg;
+	struct cu_inlines *c;
+	int ret = get_cu_inlines(l, addr, true, &c);
+
+	if (ret || !c || !(seg = find_segment(c, addr)))
+		return ret;
+	*file = c->entries[seg->entry].call_file;
+	*line = c->entries[seg->entry].call_line;
+	return 1;
 }

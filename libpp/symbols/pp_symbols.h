@@ -214,6 +214,18 @@ int pp_symtab_inlines(struct pp_symtab *t, uint64_t key, struct pp_inline *v,
 		      size_t max, const char **why);
 
 /*
+ * Where the code at key was inlined into the symbol's own function: the
+ * call site (*file, as pp_symtab_line() names files, "" when the DWARF
+ * does not say; *line, 0 when it does not) of the outermost inlined
+ * scope holding key, the last that pp_symtab_inlines() gives.  Returns
+ * 1, 0 when key is in no inlined code, -ENOENT without line information,
+ * or -ENOMEM.  Cheaper than pp_symtab_inlines() when only that is asked:
+ * the first lookup in a compile unit reads its outermost inlined scopes
+ * only.  Strings are borrowed from the table.
+ */
+int pp_symtab_call_site(struct pp_symtab *t, uint64_t key, const char **file, unsigned *line);
+
+/*
  * The code at keys [key, key + len): the binary's bytes at those file
  * offsets (a vmlinux's: at the file offset of the key's address), read
  * from t->file, never from a debug file.  Returns the bytes read (fewer

@@ -274,6 +274,14 @@ void pp_lines_close(struct pp_lines *l);
 struct pp_inline;
 int pp_lines_inlines(struct pp_lines *l, uint64_t addr, struct pp_inline *v,
 		     size_t max);
+/*
+ * Where the code at addr was inlined into its own function: the call
+ * site (file and line) of the outermost inlined scope holding addr, as
+ * the last of pp_lines_inlines() gives, from a table of those scopes
+ * only (nested ones are not walked).  1, 0 when addr is in no inlined
+ * code, or -ENOMEM.
+ */
+int pp_lines_call_site(struct pp_lines *l, uint64_t addr, const char **file, unsigned *line);
 
 /* kallsyms.c: kallsyms text ("ADDR TYPE NAME[\t[MODULE]]" lines) */
 struct pp_kallsyms_info {

@@ -354,6 +354,15 @@ int pp_symtab_inlines(struct pp_symtab *t, uint64_t key, struct pp_inline *v,
 	return ret;
 }
 
+int pp_symtab_call_site(struct pp_symtab *t, uint64_t key, const char **file, unsigned *line)
+{
+	struct symtab_priv *p = t->priv;
+
+	if (!have_lines(t, NULL))
+		return -ENOENT;
+	return pp_lines_call_site(p->lines, pp_symtab_vma(t, key), file, line);
+}
+
 const char *pp_symtab_no_lines(struct pp_symtab *t)
 {
 	const char *why = NULL;

@@ -6,8 +6,9 @@
  * .text with binutils' addr2line -i (innermost function first, then each
  * caller with the call site), or llvm-symbolizer's GNU output for clang's
  * builds (addr2line 2.40 misreads clang's DW_FORM_rnglistx ranges), and
- * with the calls marked CALL: in the source; no DWARF, and running out
- * of memory in a lookup.
+ * with the calls marked CALL: in the source; the outermost call site
+ * alone (pp_symtab_call_site()) against the chains; no DWARF, and
+ * running out of memory in a lookup.
  */
 #include "config.h"
 
@@ -318,6 +319,76 @@ static void test_inlines_source(void **state)
 	}
 }
 
+/* t's call site at key is the last of chains' chain: 1 when key is inlined */
+static size_t same_call_site(struct pp_symtab *t, struct pp_symtab *chains, uint64_t key)
+{
+	struct pp_inline v[64];
+	const char *file = NULL;
+	unsigned line = 0;
+	int n = pp_symtab_inlines(chains, key, v, 64, NULL);
+
+	assert_true(n >= 0 && n <= 64);
+	assert_int_equal(pp_symtab_call_site(t, key, &file, &line), n > 0);
+	if (!n)
+		return 0;
+	assert_string_equal(file, v[n - 1].call_file);
+	assert_int_equal(line, v[n - 1].call_line);
+	return 1;
+}
+
+/*
+ * pp_symtab_call_site() against the chains at every step-th key of the
+ * symbols of a system library with a debug file (libc6-dbg's for the C
+ * library), when it has one
+ */
+static void compare_call_sites(const char *path, uint64_t step)
+{
+	struct pp_symtab *t = symtab_of(path, NULL), *chains = symtab_of(path, NULL);
+	size_t i, inlined = 0;
+
+	if (pp_symtab_no_lines(t)) {
+		print_message("no line information for %s: not compared\n", path);
+	} else {
+		for (i = 0; i < t->nr; i++) {
+			uint64_t key;
+
+			for (key = t->syms[i].start; key < t->syms[i].end; key += step)
+				inlined += same_call_site(t, chains, key);
+		}
+		assert_true(inlined > 0);
+	}
+	pp_symtab_free(t);
+	pp_symtab_free(chains);
+}
+
+/*
+ * pp_symtab_call_site(), from a table of outermost scopes only, at every
+ * key of .text: the call site of the last entry of pp_symtab_inlines()'s
+ * chain, from another table of the same file (so neither reads the
+ * other's scopes); 0 where there is no chain
+ */
+static void test_call_site(void **state)
+{
+	size_t r;
+
+	(void)state;
+	for (r = 0; r < sizeof(inl_rows) / sizeof(inl_rows[0]); r++) {
+		const struct inl_row *row = &inl_rows[r];
+		struct pp_symtab *t = symtab_of(row->file, row->debug_root);
+		struct pp_symtab *chains = symtab_of(row->file, row->debug_root);
+		struct elf_section text = { 0 };
+		size_t i, inlined = 0;
+
+		assert_true(find_section(row->file, ".text", 0, &text));
+		for (i = 0; i < text.size; i++)
+			inlined += same_call_site(t, chains, text.offset + i);
+		assert_true(inlined > 0);
+		pp_symtab_free(t);
+		pp_symtab_free(chains);
+	}
+	compare_call_sites("/usr/lib/x86_64-linux-gnu/libc.so.6", 97);
+}
+
 /* no DWARF: -ENOENT with pp_symtab_no_lines()'s reason */
 static void test_inlines_without_lines(void **state)
 {
@@ -326,8 +397,12 @@ static void test_inlines_without_lines(void **state)
 	struct pp_symtab *t = symtab_of(FIX("nopie"), NULL);
 	struct pp_inline v[MAX_CHAIN];
 	const char *why = NULL;
+	unsigned line;
 
 	(void)state;
+	assert_int_equal(pp_symtab_inlines(t, t->syms[0].start, v, MAX_CHAIN, &why), -ENOENT);
+	assert_int_equal(pp_symtab_call_site(t, t->syms[0].start, &why, &line), -ENOENT);
+	why = NULL;
 	assert_int_equal(pp_symtab_inlines(t, t->syms[0].start, v, MAX_CHAIN, &why), -ENOENT);
 	assert_non_null(why);
 	assert_ptr_equal(why, pp_symtab_no_lines(t));
@@ -347,6 +422,8 @@ static void test_inlines_without_lines(void **state)
 static void test_inlines_out_of_memory(void **state)
 {
 	struct pp_inline v[MAX_CHAIN], ref[MAX_CHAIN];
+	char ref_file[512];
+	unsigned ref_line;
 	const char *why;
 	unsigned long k;
 	uint64_t key;
@@ -361,6 +438,9 @@ static void test_inlines_out_of_memory(void **state)
 			want = pp_symtab_inlines(t, key, ref, MAX_CHAIN, &why);
 		key--;
 		assert_int_equal(want, 2);
+		/* the table's strings go with it */
+		snprintf(ref_file, sizeof(ref_file), "%s", ref[1].call_file);
+		ref_line = ref[1].call_line;
 		pp_symtab_free(t);
 	}
 	for (k = 1;; k++) {
@@ -385,6 +465,30 @@ static void test_inlines_out_of_memory(void **state)
 		pp_symtab_free(t);
 	}
 	assert_true(k > 3);
+	/* the call site alone, likewise: -ENOMEM, then the answer */
+	for (k = 1;; k++) {
+		struct pp_symtab *t = symtab_of(FIX("inl"), NULL);
+		const char *file = NULL;
+		unsigned line = 0;
+
+		op_alloc_fail_at(k);
+		n = pp_symtab_call_site(t, key, &file, &line);
+		if (op_alloc_count() < k) {
+			op_alloc_fail_at(0);
+			assert_int_equal(n, 1);
+			assert_string_equal(file, ref_file);
+			assert_int_equal(line, ref_line);
+			pp_symtab_free(t);
+			break;
+		}
+		op_alloc_fail_at(0);
+		if (n != -ENOENT && n != -ENOMEM)
+			fail_msg("allocation %lu failing gave %d", k, n);
+		if (n == -ENOMEM)
+			assert_int_equal(pp_symtab_call_site(t, key, &file, &line), 1);
+		pp_symtab_free(t);
+	}
+	assert_true(k > 3);
 }
 
 int main(void)
@@ -392,6 +496,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inlines_addr2line),
 		cmocka_unit_test(test_inlines_source),
+		cmocka_unit_test(test_call_site),
 		cmocka_unit_test(test_inlines_without_lines),
 		cmocka_unit_test(test_inlines_out_of_memory),
 	};
