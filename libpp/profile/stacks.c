@@ -22,6 +22,7 @@
 #include "libpp/profile/pp_stacks.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
+#include "libutil/op_sort.h"
 #include "libutil/op_strbuf.h"
 
 /* how a stack file's image maps onto the profile */
@@ -272,13 +273,11 @@ static void reserve_tree(struct pp_stacks *s, size_t nodes, size_t stacks)
 }
 
 /*
- * A new node of s: frame (image, offset) of a stack file, under parent.
- * Its symbol is looked up in its table (tabs: per profile image) each
- * time: the nodes are distinct frames, so a cache of the last ones would
- * mostly miss.
+ * A new node of s: frame (image, offset) of a stack file, under parent;
+ * its symbol is looked up later (resolve_nodes())
  */
-static size_t tree_node(struct pp_stacks *s, struct pp_symtab *const *tabs,
-			const struct image_map *m, uint64_t offset, size_t parent)
+static size_t tree_node(struct pp_stacks *s, const struct image_map *m, uint64_t offset,
+			size_t parent)
 {
 	struct pp_stack_node *nd;
 
@@ -290,9 +289,66 @@ static size_t tree_node(struct pp_stacks *s, struct pp_symtab *const *tabs,
 	nd->frame.offset = offset;
 	if (m->image == SIZE_MAX)
 		nd->frame.other = m->other;
-	else if (!(nd->frame.sym = pp_symtab_hold(tabs[m->image], offset)))
-		op_die(1, "out of memory");
+	else
+		nd->frame.sym = NULL;
 	return s->nr_nodes++;
+}
+
+/*
+ * The symbols of nodes [from, s->nr_nodes) (tabs: per profile image), in
+ * address order per image: the offsets sorted, an offset inside the
+ * symbol found for the one before takes that symbol, the others are
+ * looked up.  pp_symtab_hold() gives the same: table symbols do not
+ * overlap and a gap holds none (a PLT entry is looked up each time).
+ * Nodes are distinct frames, but many lie in one function: a few
+ * thousand look-ups instead of one per node.
+ */
+static void resolve_nodes(struct pp_stacks *s, struct pp_symtab *const *tabs,
+			  size_t nr_images, size_t from)
+{
+	size_t *start = op_xcalloc(nr_images + 2, sizeof(*start)), *at;
+	struct op_kv *kv, *tmp;
+	size_t n, i, most = 0;
+
+	for (n = from; n < s->nr_nodes; n++)
+		if (s->nodes[n].frame.image != SIZE_MAX)
+			start[s->nodes[n].frame.image + 1]++;
+	for (i = 0; i < nr_images; i++) {
+		if (start[i + 1] > most)
+			most = start[i + 1];
+		start[i + 1] += start[i];
+	}
+	kv = op_xmalloc((start[nr_images] + 1) * sizeof(*kv));
+	tmp = op_xmalloc((most + 1) * sizeof(*tmp));
+	at = op_xcalloc(nr_images + 1, sizeof(*at));
+	memcpy(at, start, nr_images * sizeof(*at));
+	for (n = from; n < s->nr_nodes; n++) {
+		const struct pp_stack_frame *fr = &s->nodes[n].frame;
+
+		if (fr->image != SIZE_MAX)
+			kv[at[fr->image]++] = (struct op_kv){ fr->offset, n };
+	}
+	for (i = 0; i < nr_images; i++) {
+		size_t nr = start[i + 1] - start[i], k;
+		const struct op_kv *v = nr ? op_sort_kv(kv + start[i], tmp, nr) : NULL;
+		const struct pp_sym *cur = NULL;
+
+		for (k = 0; k < nr; k++) {
+			uint64_t key = v[k].key;
+
+			if (!cur || (cur->flags & PP_SYM_PLT) || key < cur->start ||
+			    key >= cur->end) {
+				cur = pp_symtab_hold(tabs[i], key);
+				if (!cur)
+					op_die(1, "out of memory");
+			}
+			s->nodes[v[k].value].frame.sym = cur;
+		}
+	}
+	free(at);
+	free(tmp);
+	free(kv);
+	free(start);
 }
 
 /*
@@ -330,8 +386,7 @@ static void tree_stack(struct pp_stacks *s, struct pp_profile *p, size_t app, si
  * counting samples, with a leaf in one of p's images, are the stacks.
  */
 static void read_tree(struct pp_stacks *s, struct pp_profile *p, const struct odb_stacks *f,
-		      const struct image_map *map, const size_t *ev_of_class,
-		      struct pp_symtab *const *tabs)
+		      const struct image_map *map, const size_t *ev_of_class)
 {
 	size_t nr = odb_stacks_nr_nodes(f), n;
 	/* per file node: its node in s (SIZE_MAX: a root, or left out), its
@@ -357,7 +412,7 @@ static void read_tree(struct pp_stacks *s, struct pp_profile *p, const struct od
 		if (app[v.parent] == SIZE_MAX || depth[n] > ODB_STACKS_MAX_FRAMES)
 			continue;
 		app[n] = app[v.parent];
-		to[n] = tree_node(s, tabs, m, v.offset, to[v.parent]);
+		to[n] = tree_node(s, m, v.offset, to[v.parent]);
 		if (m->image != SIZE_MAX)
 			tree_stack(s, p, app[n], to[n], depth[n], v.counts, ev_of_class);
 	}
@@ -371,8 +426,7 @@ static void read_tree(struct pp_stacks *s, struct pp_profile *p, const struct od
  * frames become a chain of nodes of its own
  */
 static void read_chains(struct pp_stacks *s, struct pp_profile *p, const struct odb_stacks *f,
-			const struct image_map *map, const size_t *ev_of_class,
-			struct pp_symtab *const *tabs)
+			const struct image_map *map, const size_t *ev_of_class)
 {
 	struct odb_stack_frame *buf = op_xcalloc(ODB_STACKS_MAX_FRAMES, sizeof(*buf));
 	size_t i, nr = odb_stacks_nr_stacks(f);
@@ -386,8 +440,8 @@ static void read_chains(struct pp_stacks *s, struct pp_profile *p, const struct 
 		    map[st.frames[0].image].image == SIZE_MAX)
 			continue;
 		for (k = st.nr_frames; k-- > 0;)
-			parent = tree_node(s, tabs, &map[st.frames[k].image],
-					   st.frames[k].offset, parent);
+			parent = tree_node(s, &map[st.frames[k].image], st.frames[k].offset,
+					   parent);
 		tree_stack(s, p, map[st.app].app, parent, st.nr_frames, st.counts, ev_of_class);
 	}
 	free(buf);
@@ -428,10 +482,13 @@ static void read_file(struct pp_stacks *s, struct pp_profile *p, struct odb_stac
 	one.map = map;
 	one.ev_of_class = ev_of_class;
 	if (flags & PP_STACKS_TREE) {
+		size_t from = s->nr_nodes;
+
 		if (odb_stacks_nr_nodes(f))
-			read_tree(s, p, f, map, ev_of_class, tabs);
+			read_tree(s, p, f, map, ev_of_class);
 		else
-			read_chains(s, p, f, map, ev_of_class, tabs);
+			read_chains(s, p, f, map, ev_of_class);
+		resolve_nodes(s, tabs, p->nr_images, from);
 	} else if ((flags & PP_STACKS_ALONE) && nr >= SPLIT_STACKS &&
 		   sysconf(_SC_NPROCESSORS_ONLN) > 1) {
 		two = one;
