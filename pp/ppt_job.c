@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "libdb/odb_abi.h"
 #include "libdb/odb_stats.h"
@@ -280,7 +281,8 @@ static void symbol_options(struct ppt_job *job, const struct ppt_common_options 
  */
 static void kernel_ahead(struct ppt_job *job)
 {
-	if (!job->info.kallsyms || job->info.run.vmlinux)
+	/* on one CPU the thread would only take it from the listing */
+	if (!job->info.kallsyms || job->info.run.vmlinux || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
 	job->kernel_ahead = pp_symtab_ahead_start(&kernel_id, true, &job->sym_opts);
 }

@@ -221,8 +221,8 @@ static void remember(struct op_hmap *map, const struct pp_pprof_key *k, size_t i
 
 /*
  * The function id of sym in image (image SIZE_MAX: the frame named
- * name); fact: what the location's code is, its function's fields set
- * or not (then looked up here when the function is new)
+ * name); fact: what the location's code is (its function's fields are
+ * set unless the location before was of the same symbol)
  */
 static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *sym,
 			    const char *name, const struct pp_pprof_fact *fact)
@@ -230,7 +230,6 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 	struct pp_pprof *m = &b->m;
 	struct pp_pprof_function *f;
 	struct pp_pprof_key k = { image, 0 };
-	struct pp_pprof_fact own;
 	size_t i;
 
 	k.at = image == SIZE_MAX ? name_str(b, name) : sym->start;
@@ -253,10 +252,11 @@ static uint64_t function_of(struct build *b, size_t image, const struct pp_sym *
 	if (image == SIZE_MAX) {
 		f->name = f->system_name = (size_t)k.at;
 	} else {
-		if (!fact || !fact->has_fn) {
-			pp_pprof_fact_of(b->tabs[image], sym, sym->start, &own);
-			fact = &own;
-		}
+		/* a location's facts leave the function's out only after a
+		 * location of the same symbol: then it is the last function */
+		if (!fact || !fact->has_fn)
+			OP_BUG("pprof: no facts for the new function of location %s",
+			       sym->name ? sym->name : "?");
 		f->name = str_hashed(b, fact->fn_name, fact->name_hash);
 		/* raw and shown are one string unless demangled */
 		f->system_name = sym->name == fact->fn_name || !sym->name || !*sym->name ?

@@ -84,8 +84,9 @@ static unsigned own_line(struct pp_symtab *t, uint64_t key, const char *fn_file,
 	return call_line;
 }
 
-void pp_pprof_fact_of(struct pp_symtab *t, const struct pp_sym *sym, uint64_t key,
-		      struct pp_pprof_fact *f)
+/* the facts of the location at key in t, of symbol sym */
+static void fact_of(struct pp_symtab *t, const struct pp_sym *sym, uint64_t key,
+		    struct pp_pprof_fact *f)
 {
 	unsigned line;
 	const char *file;
@@ -154,7 +155,7 @@ static void run_chunk(struct pp_pprof_facts *s, size_t c)
 				f->line = own_line(t, k->at, run->fn_file, file, line);
 			continue;
 		}
-		pp_pprof_fact_of(t, sym, k->at, f);
+		fact_of(t, sym, k->at, f);
 		run = f;
 		last = sym;
 	}

@@ -251,10 +251,6 @@ struct pp_pprof_fact {
 	unsigned line;			/* the location's line in fn_file, 0: none */
 };
 
-/* the facts of the location at key in t, of symbol sym, looked up here */
-void pp_pprof_fact_of(struct pp_symtab *t, const struct pp_sym *sym, uint64_t key,
-		      struct pp_pprof_fact *f);
-
 /*
  * The facts of nr locations (keys[i] and their symbols what[i]; those of
  * image SIZE_MAX have none), looked up in chunks (each of one image) by a
