@@ -19,6 +19,7 @@
 #include "libpp/report/pp_report.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
+#include "libutil/op_stats.h"
 #include "libutil/op_strbuf.h"
 #include "pp/ppt_job.h"
 #include "pp/ppt_options.h"
@@ -44,8 +45,14 @@ struct opreport_options {
 	char *format;
 	char *output_file;
 	char *sort;
+	int confidence_given;	/* --confidence, with or without LEVEL */
+	double confidence;	/* its level, a fraction */
+	int threshold_lower;
+	int significant_only;
 	struct ppt_common_options common;
 };
+
+enum { OPT_CONFIDENCE = 1 };
 
 /* filled by popt, then passed down as const */
 static struct opreport_options opts;
@@ -54,6 +61,10 @@ static struct poptOption common_table[PPT_COMMON_TABLE_SIZE];
 static const struct poptOption options_table[] = {
 	{ "accumulated", 'a', POPT_ARG_NONE, &opts.accumulated, 0,
 	  "add running totals of samples and percentages", NULL },
+	{ "confidence", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONFIDENCE,
+	  "show each share's confidence interval (Wilson's) at LEVEL percent, "
+	  "95 unless given; a differential tests its changes at 100 - LEVEL",
+	  "LEVEL" },
 	{ "comm", 0, POPT_ARG_NONE, &opts.comm, 0,
 	  "show each application with the name its processes ran as", NULL },
 	{ "debug-info", 'g', POPT_ARG_NONE, &opts.debug_info, 0,
@@ -77,6 +88,12 @@ static const struct poptOption options_table[] = {
 	  "write the report to FILE instead of standard output", "FILE" },
 	{ "reverse-sort", 'r', POPT_ARG_NONE, &opts.reverse, 0,
 	  "reverse the sort order", NULL },
+	{ "significant-only", 0, POPT_ARG_NONE, &opts.significant_only, 0,
+	  "in a differential profile, show only the rows whose change is "
+	  "significant", NULL },
+	{ "threshold-lower", 0, POPT_ARG_NONE, &opts.threshold_lower, 0,
+	  "apply --threshold to the low end of each share's confidence interval "
+	  "(implies --confidence)", NULL },
 	{ "show-address", 'w', POPT_ARG_NONE, &opts.show_address, 0,
 	  "show each symbol's address", NULL },
 	{ "sort", 's', POPT_ARG_STRING, &opts.sort, 0,
@@ -90,6 +107,37 @@ static const struct poptOption options_table[] = {
 	POPT_AUTOHELP
 	POPT_TABLEEND
 };
+
+/*
+ * --confidence[=LEVEL]: a percentage strictly between 50 and 100, with or
+ * without a '%' ("99.9", "95%")
+ */
+static int handle_option(int val, poptContext ctx, void *data)
+{
+	struct opreport_options *o = data;
+	char *arg = poptGetOptArg(ctx), *end = NULL;
+	double level = 95.0;
+
+	if (val != OPT_CONFIDENCE) {
+		free(arg);
+		return 0;
+	}
+	if (arg) {
+		level = strtod(arg, &end);
+		if (end != arg && *end == '%')
+			end++;
+		if (end == arg || *end || !(level > 50.0 && level < 100.0)) {
+			op_usage_error("--confidence takes a level in percent, above 50 "
+				       "and below 100 (e.g. 95 or 99.9), not '%s'", arg);
+			free(arg);
+			return -1;
+		}
+	}
+	free(arg);
+	o->confidence_given = 1;
+	o->confidence = level / 100.0;
+	return 0;
+}
 
 /* which options ask for which output; pp_output_choose() decides */
 static const struct {
@@ -220,6 +268,15 @@ static int validate(struct pp_report_opts *ro)
 		return 2;
 	if (opts.callgraph && opts.details)
 		op_warning("--details has no effect with --callgraph");
+	if ((opts.confidence_given || opts.threshold_lower) &&
+	    (opts.callgrind || opts.folded || opts.pprof)) {
+		op_usage_error("--format=%s has no shares to give intervals of: "
+			       "--confidence applies to text, XML and HTML reports",
+			       opts.format);
+		return 2;
+	}
+	if (opts.threshold_lower && !(opts.common.threshold > 0))
+		op_warning("--threshold-lower has no effect without --threshold");
 	if (opts.xml && (opts.accumulated || opts.global_percent)) {
 		op_usage_error("--xml cannot be combined with %s",
 			       opts.accumulated ? "--accumulated" : "--global-percent");
@@ -231,6 +288,11 @@ static int validate(struct pp_report_opts *ro)
 /* what a differential profile { first } { second } cannot show */
 static int validate_differential(void)
 {
+	if (opts.threshold_lower) {
+		op_usage_error("--threshold-lower does not apply to a differential "
+			       "profile: use --significant-only");
+		return 2;
+	}
 	const char *what = opts.xml ? "--xml" : opts.callgrind ? "--format=callgrind" :
 			   opts.callgraph ? "--callgraph" :
 			   opts.details ? "--details" :
@@ -258,6 +320,12 @@ static void report_opts(struct pp_report_opts *ro, const struct ppt_job *job,
 	ro->show_comm = opts.comm;
 	ro->no_header = opts.no_header;
 	ro->reverse = opts.reverse;
+	if (opts.threshold_lower && !opts.confidence_given)
+		opts.confidence = 0.95;
+	ro->confidence = opts.confidence_given || opts.threshold_lower ? opts.confidence : 0;
+	ro->z = op_z_two_sided(opts.confidence > 0 ? opts.confidence : 0.95);
+	ro->threshold_lower = opts.threshold_lower;
+	ro->significant_only = opts.significant_only;
 	ro->command_line = cmd;
 	ro->spec = args;
 }
@@ -305,7 +373,7 @@ int main(int argc, char **argv)
 
 	ppt_common_table(common_table, &opts.common);
 	if (op_popt_parse(&ctx, argc, argv, options_table, "[profile specification]",
-			  0, NULL, NULL)) {
+			  0, handle_option, &opts)) {
 		options_release();
 		return 2;
 	}
@@ -324,6 +392,11 @@ int main(int argc, char **argv)
 	status = ppt_job_start(&job, &opts.common, opts.xml, nr, args);
 	if (!status && job.nr_sides == 2)
 		status = validate_differential();
+	else if (!status && opts.significant_only) {
+		op_usage_error("--significant-only needs a differential profile "
+			       "({ first } { second })");
+		status = 2;
+	}
 	if (!status) {
 		cmd = ppt_command_line(argc, argv);
 		report_opts(&ro, &job, cmd, args);

@@ -123,7 +123,7 @@ static void select_syms(struct pp_ann *a, bool threshold)
 
 		for (c = 0; c < a->nr_classes; c++)
 			any |= s->counts[c] != 0;
-		if (any && (!threshold || pp_over_threshold(a->o->threshold, s->counts,
+		if (any && (!threshold || pp_over_threshold(a->o, s->counts,
 							    a->totals, a->nr_classes))) {
 			a->syms[w++] = *s;
 			continue;

@@ -205,7 +205,7 @@ static void gather(struct src_ctx *s)
 
 static bool file_over_threshold(const struct pp_ann *a, const struct file_data *f)
 {
-	return pp_over_threshold(a->o->threshold, f->total, a->totals, a->nr_classes);
+	return pp_over_threshold(a->o, f->total, a->totals, a->nr_classes);
 }
 
 static bool glob_matches(const char *const *globs, const char *path)

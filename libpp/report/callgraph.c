@@ -70,7 +70,7 @@ static void put_list(struct cgctx *x, const struct pp_row *row, bool callees)
 	nr = pp_arcs_list(&x->s->arcs, &x->s->rows, row, callees,
 			  !callees, x->buf);
 	/* shares stay those of the whole list */
-	nr = pp_arcs_over_threshold(o->threshold, x->buf, nr, x->sum, nr_classes);
+	nr = pp_arcs_over_threshold(o, x->buf, nr, x->sum, nr_classes);
 	pp_cum_reset(&x->list_cum);
 	for (i = 0; i < nr; i++)
 		entry_line(x, "  ", x->buf[i].row, x->buf[i].counts,
@@ -178,6 +178,7 @@ int pp_write_callgraph(struct pp_report *r, FILE *out, struct op_err *err)
 	/* a stack file that cannot be read is noted; the blocks are the arcs' */
 	stacks = pp_stacks_load(&st, sh.s->p, PP_STACKS_ALONE, r->notes) == 0;
 	pp_report_header(out, sh.s->p, r->info, r->o);
+	pp_confidence_header(out, r, sh.s);
 	pp_outside_header(out, r, sh.s);
 	arcs_note(out, r, sh.s);
 	if (stacks && !r->o->no_header)

@@ -4,7 +4,8 @@
  * lines and every line of -c, so that -w, -a, -g and the image and app
  * columns mean the same in each:
  *
- *	[vma] {samples [cum. samples] % [cum. %]}... [linenr info]
+ *	[vma] {samples [cum. samples] % [low % high %] [cum. %]}...
+ *	[linenr info]
  *	[image name] [app name] symbol name
  */
 #include "config.h"
@@ -29,6 +30,7 @@ void pp_cols_of(struct pp_cols *c, const struct pp_report *r,
 	c->image = s->show_image;
 	c->app = s->show_app;
 	c->long_names = o->long_filenames;
+	c->z = o->confidence > 0 ? o->z : 0.0;
 }
 
 bool pp_cols_parallel(const struct pp_cols *c, struct pp_side *s)
@@ -52,6 +54,10 @@ void pp_cols_header(FILE *out, const struct pp_cols *c, size_t nr_classes)
 		if (c->cum)
 			pp_line_field(&l, "cum. samples", W_CUM_SAMPLES);
 		pp_line_field(&l, "%", W_PERCENT);
+		if (c->z > 0) {
+			pp_line_field(&l, "low %", W_PERCENT);
+			pp_line_field(&l, "high %", W_PERCENT);
+		}
 		if (c->cum)
 			pp_line_field(&l, "cum. %", W_CUM_PERCENT);
 	}
@@ -82,7 +88,7 @@ void pp_cum_release(struct pp_cum *cum)
 	cum->sum = NULL;
 }
 
-/* samples [cum. samples] % [cum. %] of each class */
+/* samples [cum. samples] % [low % high %] [cum. %] of each class */
 static void put_counts(struct pp_line *l, const struct pp_cols *c,
 		       const uint64_t *counts, const uint64_t *whole,
 		       struct pp_cum *cum)
@@ -98,8 +104,11 @@ static void put_counts(struct pp_line *l, const struct pp_cols *c,
 			pp_format_count(buf, sizeof(buf), cum->sum[k]);
 			pp_line_field(l, buf, W_CUM_SAMPLES);
 		}
-		pp_format_percent(buf, sizeof(buf), pp_ratio(counts[k], whole[k]), false);
-		pp_line_field(l, buf, W_PERCENT);
+		pp_line_field_len(l, buf, pp_format_percent(buf, sizeof(buf),
+							     pp_ratio(counts[k], whole[k]),
+							     false), W_PERCENT);
+		if (c->z > 0)
+			pp_interval_fields(l, counts[k], whole[k], c->z);
 		if (c->cum) {
 			pp_format_percent(buf, sizeof(buf),
 					  pp_ratio(cum->sum[k], whole[k]), false);

@@ -7,6 +7,14 @@
  * symbol only in the second profile shows "+++", one only in the first
  * "---" (with its old count).  Each side is prepared on its own: -t, -i,
  * -e and -x choose a side's rows against that side's totals.
+ *
+ * Each change of a share is tested (op_two_prop_p(): Fisher's exact test
+ * at small counts, else the pooled two-proportion z test), and the tests
+ * of all rows and classes shown are corrected together by Holm's method:
+ * an "adj. p" column and a marker, "*" for a change significant at
+ * 1 - --confidence (5 % by default), "~" for one within noise.
+ * --significant-only keeps the rows with a "*"; --confidence also gives
+ * each share its interval.
  */
 #include "config.h"
 
@@ -20,6 +28,7 @@
 #include "libutil/op_alloc.h"
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
+#include "libutil/op_stats.h"
 
 enum side { BOTH, OLD_ONLY, NEW_ONLY };
 
@@ -27,7 +36,11 @@ struct drow {
 	const struct pp_row *row;	/* shown: the second's, or the first's */
 	struct pp_side *s;		/* its side */
 	enum side side;
+	const uint64_t *old;		/* the first's counts of a row of both */
 	double *diff;			/* per class, percent */
+	double *p;			/* per class: the test's p-value, then
+					 * Holm's adjusted one */
+	bool significant;		/* in some class */
 };
 
 struct diffctx {
@@ -37,6 +50,8 @@ struct diffctx {
 	size_t nr;
 	size_t nr_classes;
 	bool show_image, show_app;
+	double alpha;			/* the tests' level */
+	double z;			/* --confidence: intervals at z; 0: none */
 };
 
 static uint64_t key_hash(const struct pp_profile *p, const struct pp_row *row)
@@ -119,6 +134,7 @@ static void add(struct diffctx *d, const struct pp_row *row, struct pp_side *s,
 	d->rows[d->nr].s = s;
 	d->rows[d->nr].side = side;
 	d->rows[d->nr].diff = op_xcalloc(d->nr_classes + 1, sizeof(double));
+	d->rows[d->nr].p = op_xcalloc(d->nr_classes + 1, sizeof(double));
 	d->nr++;
 }
 
@@ -127,6 +143,7 @@ static void set_diff(struct diffctx *d, struct drow *dr, const struct pp_row *a)
 {
 	size_t c;
 
+	dr->old = a->counts;
 	for (c = 0; c < d->nr_classes; c++) {
 		double p1 = pp_ratio(a->counts[c], d->first->totals[c]);
 		double p2 = pp_ratio(dr->row->counts[c], d->second->totals[c]);
@@ -176,6 +193,58 @@ static void match(struct diffctx *d)
 	free(shown2);
 }
 
+/* the counts before (k1) and after (k2) of row dr in class c */
+static void before_after(const struct diffctx *d, const struct drow *dr, size_t c,
+			 uint64_t *k1, uint64_t *k2)
+{
+	*k1 = dr->side == OLD_ONLY ? dr->row->counts[c] : dr->old ? dr->old[c] : 0;
+	*k2 = dr->side == OLD_ONLY ? 0 : dr->row->counts[c];
+	(void)d;
+}
+
+/*
+ * Test every change, all rows and classes one family, and mark the rows
+ * with a significant one; the number of tests
+ */
+static size_t test_changes(struct diffctx *d)
+{
+	size_t m = d->nr * d->nr_classes, i, c;
+	double *all = op_xcalloc(m + 1, sizeof(*all));
+
+	for (i = 0; i < d->nr; i++)
+		for (c = 0; c < d->nr_classes; c++) {
+			uint64_t k1, k2;
+
+			before_after(d, &d->rows[i], c, &k1, &k2);
+			all[i * d->nr_classes + c] =
+				op_two_prop_p(k1, d->first->totals[c], k2,
+					      d->second->totals[c]);
+		}
+	if (op_holm_adjust(all, all, m))
+		op_die(1, "out of memory");
+	for (i = 0; i < d->nr; i++)
+		for (c = 0; c < d->nr_classes; c++) {
+			d->rows[i].p[c] = all[i * d->nr_classes + c];
+			if (d->rows[i].p[c] <= d->alpha)
+				d->rows[i].significant = true;
+		}
+	free(all);
+	return m;
+}
+
+/* a p-value in at most 7 characters: "0.0312", "3.1e-05", "1" */
+static void format_p(char *buf, size_t size, double p)
+{
+	if (p >= 1.0)
+		snprintf(buf, size, "1");
+	else if (p >= 0.001)
+		snprintf(buf, size, "%.4f", p);
+	else if (p > 0.0)
+		snprintf(buf, size, "%.1e", p);
+	else
+		snprintf(buf, size, "0");
+}
+
 static void header(struct diffctx *d, FILE *out)
 {
 	struct pp_line l;
@@ -185,7 +254,13 @@ static void header(struct diffctx *d, FILE *out)
 	for (c = 0; c < d->nr_classes; c++) {
 		pp_line_field(&l, "samples", W_SAMPLES);
 		pp_line_field(&l, "%", W_PERCENT);
+		if (d->z > 0) {
+			pp_line_field(&l, "low %", W_PERCENT);
+			pp_line_field(&l, "high %", W_PERCENT);
+		}
 		pp_line_field(&l, "diff %", W_DIFF);
+		pp_line_field(&l, "adj. p", W_PVALUE);
+		pp_line_field(&l, "sig", W_SIG);
 	}
 	if (d->show_image)
 		pp_line_field(&l, "image name", W_IMAGE);
@@ -212,6 +287,13 @@ static void put_row(struct diffctx *d, FILE *out, const struct drow *dr)
 					  pp_ratio(dr->row->counts[c], d->second->totals[c]),
 					  false);
 		pp_line_field(&l, buf, W_PERCENT);
+		if (d->z > 0 && dr->side == OLD_ONLY) {
+			pp_line_field(&l, "---", W_PERCENT);
+			pp_line_field(&l, "---", W_PERCENT);
+		} else if (d->z > 0) {
+			pp_interval_fields(&l, dr->row->counts[c], d->second->totals[c],
+					   d->z);
+		}
 		if (dr->side == OLD_ONLY)
 			snprintf(buf, sizeof(buf), "---");
 		else if (dr->side == NEW_ONLY || isinf(dr->diff[c]))
@@ -219,6 +301,9 @@ static void put_row(struct diffctx *d, FILE *out, const struct drow *dr)
 		else
 			pp_format_percent(buf, sizeof(buf), dr->diff[c], true);
 		pp_line_field(&l, buf, W_DIFF);
+		format_p(buf, sizeof(buf), dr->p[c]);
+		pp_line_field(&l, buf, W_PVALUE);
+		pp_line_field(&l, dr->p[c] <= d->alpha ? "*" : "~", W_SIG);
 	}
 	if (d->show_image)
 		pp_line_field(&l, pp_names_image(&dr->s->names, dr->row->image), W_IMAGE);
@@ -233,14 +318,17 @@ int pp_write_diff(struct pp_report *r, FILE *out, struct op_err *err)
 {
 	struct diffctx d = { .r = r, .first = &r->sides[0], .second = &r->sides[1] };
 	bool rev = r->o->reverse;
-	size_t i;
+	size_t i, nr_tests;
 	int ret;
 
 	ret = same_columns(d.first->p, d.second->p, err);
 	if (ret)
 		return ret;
 	d.nr_classes = d.second->p->nr_classes;
+	d.alpha = 1.0 - (r->o->confidence > 0 ? r->o->confidence : 0.95);
+	d.z = r->o->confidence > 0 ? r->o->z : 0.0;
 	match(&d);
+	nr_tests = test_changes(&d);
 	if (d.nr > 1)
 		qsort_r(d.rows, d.nr, sizeof(*d.rows), by_count, &rev);
 	for (i = 1; i < d.nr; i++)
@@ -250,12 +338,17 @@ int pp_write_diff(struct pp_report *r, FILE *out, struct op_err *err)
 	d.show_app = d.first->rows.multiple_apps || d.second->rows.multiple_apps;
 	/* the columns are the second profile's */
 	pp_report_header(out, d.second->p, r->info, r->o);
+	pp_diff_header(out, r, d.first->totals, d.second->totals, d.second->p, nr_tests,
+		       d.alpha);
 	if (!r->o->no_header)
 		header(&d, out);
 	for (i = 0; i < d.nr; i++)
-		put_row(&d, out, &d.rows[i]);
-	for (i = 0; i < d.nr; i++)
+		if (d.rows[i].significant || !r->o->significant_only)
+			put_row(&d, out, &d.rows[i]);
+	for (i = 0; i < d.nr; i++) {
 		free(d.rows[i].diff);
+		free(d.rows[i].p);
+	}
 	free(d.rows);
 	return 0;
 }

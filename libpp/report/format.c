@@ -21,7 +21,7 @@
  * whose fifth decimal is within a hair of a rounding tie go to printf, so
  * the text is always printf's.
  */
-static bool fast_percent(char *buf, size_t size, double value)
+static size_t fast_percent(char *buf, size_t size, double value)
 {
 	double x = value * 10000.0;
 	uint64_t r = (uint64_t)x;
@@ -31,11 +31,11 @@ static bool fast_percent(char *buf, size_t size, double value)
 
 	if (value <= 0.001 || value >= 100.0 || size < 8 ||
 	    (frac > 0.4999 && frac < 0.5001))
-		return false;
+		return 0;
 	if (frac >= 0.5)
 		r++;
 	if (r >= 1000000)	/* rounds to 100: printf's form, then trimmed */
-		return false;
+		return 0;
 	n = 0;
 	tmp[n++] = (char)('0' + r % 10);
 	tmp[n++] = (char)('0' + r / 10 % 10);
@@ -52,14 +52,14 @@ static bool fast_percent(char *buf, size_t size, double value)
 	for (int i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = '\0';
-	return true;
+	return (size_t)n;
 }
 
 /*
  * Values at or below 0.001, "%7.1e" ("9.9e-04"), without printf; near
  * rounding ties it defers to printf as fast_percent() does.
  */
-static bool fast_small_percent(char *buf, size_t size, double value)
+static size_t fast_small_percent(char *buf, size_t size, double value)
 {
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
@@ -69,17 +69,17 @@ static bool fast_small_percent(char *buf, size_t size, double value)
 	unsigned r;
 
 	if (value <= 0.0 || value > 0.001 || size < 8)
-		return false;
+		return 0;
 	/* value = m * 10^-e with 1 <= m < 10 */
 	while (e < 20 && value * pow10[e] < 1.0)
 		e++;
 	if (e >= 20)
-		return false;
+		return 0;
 	m = value * pow10[e] * 10.0;
 	r = (unsigned)m;
 	frac = m - (double)r;
 	if (frac > 0.4999 && frac < 0.5001)
-		return false;
+		return 0;
 	if (frac >= 0.5)
 		r++;
 	if (r >= 100) {		/* 9.95 rounds up to 1.0e-(e-1) */
@@ -87,7 +87,7 @@ static bool fast_small_percent(char *buf, size_t size, double value)
 		e--;
 	}
 	if (r < 10 || e <= 0 || e > 99)
-		return false;
+		return 0;
 	buf[0] = (char)('0' + r / 10);
 	buf[1] = '.';
 	buf[2] = (char)('0' + r % 10);
@@ -96,7 +96,7 @@ static bool fast_small_percent(char *buf, size_t size, double value)
 	buf[5] = (char)('0' + e / 10);
 	buf[6] = (char)('0' + e % 10);
 	buf[7] = '\0';
-	return true;
+	return 7;
 }
 
 void pp_format_count(char *buf, size_t size, uint64_t v)
@@ -114,19 +114,21 @@ void pp_format_count(char *buf, size_t size, uint64_t v)
 	buf[len] = '\0';
 }
 
-void pp_format_percent(char *buf, size_t size, double value, bool showpos)
+size_t pp_format_percent(char *buf, size_t size, double value, bool showpos)
 {
-	if (!showpos && (fast_percent(buf, size, value) ||
-			 fast_small_percent(buf, size, value)))
-		return;
+	size_t n;
+
+	if (!showpos && ((n = fast_percent(buf, size, value)) ||
+			 (n = fast_small_percent(buf, size, value))))
+		return n;
 	/* all of the calls, all of a symbol's samples: common in -c */
 	if (!showpos && value == 100.0 && size >= 8) {
 		memcpy(buf, "100.000", 8);
-		return;
+		return 7;
 	}
 	if (value == 0.0) {
 		snprintf(buf, size, "%7s", "0");
-		return;
+		return strlen(buf);
 	}
 	if (fabs(value) > 0.001)
 		snprintf(buf, size, showpos ? "%+7.4f" : "%7.4f", value);
@@ -135,6 +137,7 @@ void pp_format_percent(char *buf, size_t size, double value, bool showpos)
 	/* 100.0000 is shown with three decimals, as OProfile does */
 	if (!strncmp(buf, "100.", 4) || !strncmp(buf, "+100.", 5))
 		buf[strlen(buf) - 1] = '\0';
+	return strlen(buf);
 }
 
 /* the line so far to the stream, for lines longer than the buffer */
@@ -168,7 +171,12 @@ void pp_line_start(struct pp_line *l, FILE *out, const char *prefix)
 
 void pp_line_field(struct pp_line *l, const char *s, size_t width)
 {
-	size_t len = strlen(s), pad = l->pad;
+	pp_line_field_len(l, s, strlen(s), width);
+}
+
+void pp_line_field_len(struct pp_line *l, const char *s, size_t len, size_t width)
+{
+	size_t pad = l->pad;
 
 	if (l->len + pad + len <= sizeof(l->buf)) {	/* the common case */
 		memset(l->buf + l->len, ' ', pad);

@@ -69,6 +69,7 @@ static void header_text(FILE *f, void *data)
 	struct pp_side *s = &r->sides[0];
 
 	pp_report_header(f, s->p, r->info, r->o);
+	pp_confidence_header(f, r, s);
 	pp_outside_header(f, r, s);
 }
 

@@ -17,22 +17,36 @@
 #include "libutil/op_hash.h"
 #include "libutil/op_hmap.h"
 
-/* the count and percent cells of counts, per class */
-static void put_counts(FILE *out, const uint64_t *counts, const uint64_t *totals,
-		       size_t nr_classes)
+/* --confidence's z, 0 without it */
+static double z_of(const struct pp_report *r)
 {
-	char pct[32];
+	return r->o->confidence > 0 ? r->o->z : 0.0;
+}
+
+/* the count and percent cells of counts, per class, and with z > 0 the
+ * cells of each share's interval */
+static void put_counts(FILE *out, const uint64_t *counts, const uint64_t *totals,
+		       size_t nr_classes, double z)
+{
+	char pct[32], lo[32], hi[32];
 	size_t c;
 
 	for (c = 0; c < nr_classes; c++) {
 		pp_format_percent(pct, sizeof(pct), pp_ratio(counts[c], totals[c]), false);
 		fprintf(out, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>",
 			counts[c], pct);
+		if (z > 0) {
+			pp_interval_strs(lo, hi, sizeof(lo), counts[c], totals[c], z);
+			fprintf(out, "<td class=\"n\">%s</td><td class=\"n\">%s</td>",
+				lo, hi);
+		}
 	}
 }
 
-/* the column titles of the counts: samples and % per class */
-static void put_count_titles(FILE *out, const struct pp_profile *p)
+/* the column titles of the counts: samples and % per class, and with
+ * --confidence the interval's low % and high % */
+static void put_count_titles(FILE *out, const struct pp_report *r,
+			     const struct pp_profile *p)
 {
 	size_t c;
 
@@ -46,6 +60,10 @@ static void put_count_titles(FILE *out, const struct pp_profile *p)
 			fputs("</small>", out);
 		}
 		fputs("</th><th data-type=\"num\">%</th>", out);
+		if (z_of(r) > 0)
+			fprintf(out, "<th data-type=\"num\" title=\"the share's %.10g %% "
+				"confidence interval (Wilson)\">low %%</th><th "
+				"data-type=\"num\">high %%</th>", r->o->confidence * 100.0);
 	}
 }
 
@@ -75,7 +93,7 @@ void pp_html_symbols(FILE *out, struct pp_report *r, struct pp_side *s)
 	size_t i;
 
 	table_start(out, "symbols", "Symbols", "symbols");
-	put_count_titles(out, p);
+	put_count_titles(out, r, p);
 	fputs("<th data-type=\"text\">image name</th>", out);
 	if (s->show_app)
 		fputs("<th data-type=\"text\">app name</th>", out);
@@ -86,7 +104,7 @@ void pp_html_symbols(FILE *out, struct pp_report *r, struct pp_side *s)
 		if (!row->sym || !any_count(row->counts, p->nr_classes))
 			continue;
 		fputs("<tr>", out);
-		put_counts(out, row->counts, s->totals, p->nr_classes);
+		put_counts(out, row->counts, s->totals, p->nr_classes, z_of(r));
 		fputs("<td>", out);
 		pp_html_put(out, pp_names_image(&s->names, row->image));
 		if (s->show_app) {
@@ -175,14 +193,14 @@ void pp_html_images(FILE *out, struct pp_report *r, struct pp_side *s)
 	size_t nr = sum_images(s, &lines, totals), i;
 
 	table_start(out, "images", "Images", "images");
-	put_count_titles(out, p);
+	put_count_titles(out, r, p);
 	fputs("<th data-type=\"text\">app name</th><th data-type=\"text\">image name"
 	      "</th></tr></thead>\n<tbody>\n", out);
 	for (i = 0; i < nr; i++) {
-		if (pp_over_threshold(r->o->threshold, lines[i].counts, totals,
+		if (pp_over_threshold(r->o, lines[i].counts, totals,
 				      p->nr_classes)) {
 			fputs("<tr>", out);
-			put_counts(out, lines[i].counts, totals, p->nr_classes);
+			put_counts(out, lines[i].counts, totals, p->nr_classes, z_of(r));
 			fputs("<td>", out);
 			pp_html_put(out, pp_names_app(&s->names, lines[i].app));
 			fputs("</td><td>", out);

@@ -78,6 +78,17 @@ struct pp_report_opts {
 	bool exclude_dependent;		/* -x: only the applications' own images */
 	bool reverse;			/* -r */
 	double threshold;		/* -t, percent (rows with at least it); 0 = none */
+	/*
+	 * --confidence: every share with its interval (Wilson's) at this
+	 * level, a fraction (0.95); 0 = none.  z is the level's two-sided
+	 * normal quantile (op_z_two_sided()), set with it; differentials
+	 * test their changes at 1 - confidence (0.95 when not given).
+	 */
+	double confidence;
+	double z;
+	bool threshold_lower;		/* -t compares each interval's low end */
+	bool significant_only;		/* a differential shows only the rows
+					 * whose change is significant */
 	enum pp_sort_key sort[PP_MAX_SORT_KEYS];
 	size_t nr_sort;			/* 0 = by samples */
 	const char *const *include_symbols;	/* -i, NULL-ended, or NULL */
@@ -186,9 +197,10 @@ int pp_report_run(const struct pp_output *output, const struct pp_report_input *
 /*
  * OProfile's percent format: 7 wide with 4 decimals ("54.5256"), 3 for
  * 100 ("100.000"), a right-aligned "0" for zero, and scientific notation
- * below 0.001 ("9.9e-04").  buf holds at least 32 bytes.
+ * below 0.001 ("9.9e-04").  buf holds at least 32 bytes.  Returns the
+ * length written.
  */
-void pp_format_percent(char *buf, size_t size, double value, bool showpos);
+size_t pp_format_percent(char *buf, size_t size, double value, bool showpos);
 
 #define PP_REPORT_ERRORS						\
 	PP_REPORT_ERROR(COLUMNS, "the two profiles have different columns") \

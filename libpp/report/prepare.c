@@ -153,7 +153,7 @@ static bool shown(const struct pp_report *r, const struct pp_side *s,
 	const struct pp_report_opts *o = r->o;
 
 	if (!needs(r, PP_SELECTS_OWN) &&
-	    !pp_over_threshold(o->threshold, row->counts, s->totals, s->p->nr_classes))
+	    !pp_over_threshold(o, row->counts, s->totals, s->p->nr_classes))
 		return false;
 	/* -x: a library reached by an arc is a caller or callee, not an entry */
 	if (o->exclude_dependent && !pp_profile_own_image(s->p, row->app, row->image))

@@ -386,6 +386,8 @@ void pp_out_fmt(struct pp_out *o, const char *fmt, ...) OP_PRINTF(2, 3);
 #define W_PERCENT 9
 #define W_CUM_PERCENT 11
 #define W_DIFF 10
+#define W_PVALUE 9
+#define W_SIG 4
 #define W_LINENR 28
 #define W_IMAGE 25
 #define W_APP 25
@@ -405,6 +407,8 @@ struct pp_line {
 
 void pp_line_start(struct pp_line *l, FILE *out, const char *prefix);
 void pp_line_field(struct pp_line *l, const char *s, size_t width);
+/* the same with s's length known */
+void pp_line_field_len(struct pp_line *l, const char *s, size_t len, size_t width);
 void pp_line_hidden(struct pp_line *l, size_t width);
 void pp_line_end(struct pp_line *l);
 
@@ -435,6 +439,8 @@ void pp_linenr(struct op_strbuf *sb, struct pp_profile *p, size_t image,
 struct pp_cols {
 	bool vma, vma64, cum, linenr, image, app;
 	bool long_names;		/* of source files (-f) */
+	double z;			/* --confidence: each share's interval
+					 * at this z; 0: none */
 };
 
 /* the columns side s shows with r's options */
@@ -477,6 +483,24 @@ void pp_cols_line(FILE *out, const struct pp_cols *c, struct pp_side *s,
  * at a time (source lines, from DWARF).
  */
 bool pp_cols_parallel(const struct pp_cols *c, struct pp_side *s);
+
+/* --- intervals and significance (confidence.c) ------------------------ */
+
+/* the low and high ends of count/whole's interval at z, as percentages in
+ * pp_format_percent()'s form */
+void pp_interval_strs(char *lo, char *hi, size_t size, uint64_t count,
+		      uint64_t whole, double z);
+/* the same as the two fields "low %" and "high %" of a line */
+void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, double z);
+/* --confidence's header lines for side s (nothing without it, or with -n) */
+void pp_confidence_header(FILE *out, const struct pp_report *r, const struct pp_side *s);
+/*
+ * A differential's header lines on its tests: nr_tests rows tested at
+ * alpha, per class of p n1 samples then n2, the smallest change found
+ */
+void pp_diff_header(FILE *out, const struct pp_report *r, const uint64_t *n1,
+		    const uint64_t *n2, const struct pp_profile *p, size_t nr_tests,
+		    double alpha);
 
 /* --- writing items in order on every CPU (ordered.c) ------------------- */
 
@@ -548,8 +572,12 @@ void pp_shown_names(struct pp_profile *p, const size_t *images,
 bool pp_sym_passes(const char *const *include, const char *const *exclude,
 		   const char *raw, const char *shown);
 
-/* does counts reach -t (at least threshold percent of totals) in a class? */
-bool pp_over_threshold(double threshold, const uint64_t *counts,
+/*
+ * Does counts reach -t (at least o->threshold percent of totals) in a
+ * class?  With --threshold-lower, the low end of the share's interval
+ * must reach it.
+ */
+bool pp_over_threshold(const struct pp_report_opts *o, const uint64_t *counts,
 		       const uint64_t *totals, size_t nr_classes);
 
 /*
@@ -558,8 +586,8 @@ bool pp_over_threshold(double threshold, const uint64_t *counts,
  * the list's total, as OProfile 1.4 does; sum (nr_classes) gets that
  * total, of all of them.  Returns how many are kept.
  */
-size_t pp_arcs_over_threshold(double threshold, struct pp_arc_entry *list, size_t nr,
-			      uint64_t *sum, size_t nr_classes);
+size_t pp_arcs_over_threshold(const struct pp_report_opts *o, struct pp_arc_entry *list,
+			      size_t nr, uint64_t *sum, size_t nr_classes);
 
 /*
  * Sort rows by keys[0..nr_keys) (nr_keys 0: samples of class 0, most
@@ -688,6 +716,10 @@ void pp_xml_attr_start(struct pp_out *out, const char *name);	/* ' name="' */
 void pp_xml_attr_str(struct pp_out *out, const char *name, const char *value);
 void pp_xml_attr_u64(struct pp_out *out, const char *name, uint64_t value);
 void pp_xml_vma_text(const struct pp_xml *x, char *buf, size_t size, uint64_t vma);
+/* with --confidence, ' low="L" high="H"': the interval of count's share
+ * of class c's samples, in percent; else "" */
+void pp_xml_interval_attrs(char *buf, size_t size, const struct pp_xml *x,
+			   uint64_t count, size_t c);
 /* the <count> elements of classes lo..hi with samples */
 void pp_xml_put_counts(struct pp_xml *x, const uint64_t *counts, size_t lo, size_t hi);
 

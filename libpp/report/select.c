@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What selects rows: -t (a share of at least the threshold in some
- * class; in a call graph also of the callers and callees of a block) and
- * -i/-e (symbol names, raw or as shown, literally or as globs).
+ * class, or the low end of its interval with --threshold-lower; in a
+ * call graph also of the callers and callees of a block) and -i/-e
+ * (symbol names, raw or as shown, literally or as globs).
  */
 #include "config.h"
 
@@ -12,22 +13,32 @@
 
 #include "libpp/report/report_int.h"
 #include "libpp/symbols/pp_symbols.h"
+#include "libutil/op_stats.h"
 
-bool pp_over_threshold(double threshold, const uint64_t *counts,
+bool pp_over_threshold(const struct pp_report_opts *o, const uint64_t *counts,
 		       const uint64_t *totals, size_t nr_classes)
 {
 	size_t c;
 
-	if (threshold <= 0)
+	if (o->threshold <= 0)
 		return true;
-	for (c = 0; c < nr_classes; c++)
-		if (pp_ratio(counts[c], totals[c]) >= threshold)
+	for (c = 0; c < nr_classes; c++) {
+		double lo, hi;
+
+		if (!o->threshold_lower) {
+			if (pp_ratio(counts[c], totals[c]) >= o->threshold)
+				return true;
+			continue;
+		}
+		op_wilson(counts[c], totals[c], o->z, &lo, &hi);
+		if (lo * 100.0 >= o->threshold)
 			return true;
+	}
 	return false;
 }
 
-size_t pp_arcs_over_threshold(double threshold, struct pp_arc_entry *list, size_t nr,
-			      uint64_t *sum, size_t nr_classes)
+size_t pp_arcs_over_threshold(const struct pp_report_opts *o, struct pp_arc_entry *list,
+			      size_t nr, uint64_t *sum, size_t nr_classes)
 {
 	size_t i, c, kept = 0;
 
@@ -36,7 +47,7 @@ size_t pp_arcs_over_threshold(double threshold, struct pp_arc_entry *list, size_
 		for (c = 0; c < nr_classes; c++)
 			sum[c] += list[i].counts[c];
 	for (i = 0; i < nr; i++)
-		if (pp_over_threshold(threshold, list[i].counts, sum, nr_classes))
+		if (pp_over_threshold(o, list[i].counts, sum, nr_classes))
 			list[kept++] = list[i];
 	return kept;
 }

@@ -27,19 +27,25 @@ struct app_sum {
 	size_t nr_deps;
 };
 
-static void count_line(FILE *out, uint64_t count, uint64_t total)
+/* "samples %" of a class, and with --confidence the share's interval */
+static void count_line(FILE *out, uint64_t count, uint64_t total, double z)
 {
-	char pct[32];
+	char pct[32], lo[32], hi[32];
 
 	pp_format_percent(pct, sizeof(pct), pp_ratio(count, total), false);
 	fprintf(out, "%9" PRIu64 " %s ", count, pct);
+	if (z > 0) {
+		pp_interval_strs(lo, hi, sizeof(lo), count, total, z);
+		fprintf(out, "%s %s ", lo, hi);
+	}
 }
 
 /* OProfile's three header lines above the counts: names, titles, rule */
-static void column_headers(FILE *out, const struct pp_profile *p, bool indent)
+static void column_headers(FILE *out, const struct pp_profile *p, bool indent,
+			   double z)
 {
-	const size_t colwidth = 9 + 1 + 7;
-	size_t i;
+	const size_t colwidth = z > 0 ? 9 + 1 + 7 + 2 * (1 + 7) : 9 + 1 + 7;
+	size_t i, k;
 
 	if (indent)
 		fputc('\t', out);
@@ -55,12 +61,13 @@ static void column_headers(FILE *out, const struct pp_profile *p, bool indent)
 	if (indent)
 		fputc('\t', out);
 	for (i = 0; i < p->nr_classes; i++)
-		fputs("  samples|      %|", out);
+		fputs(z > 0 ? "  samples|      %|  low %| high %|" : "  samples|      %|", out);
 	fputc('\n', out);
 	if (indent)
 		fputc('\t', out);
 	for (i = 0; i < p->nr_classes; i++)
-		fputs("------------------", out);
+		for (k = 0; k <= colwidth; k++)
+			fputc('-', out);
 	fputc('\n', out);
 }
 
@@ -127,19 +134,20 @@ static void put_app(FILE *out, struct pp_report *r, struct pp_side *s,
 {
 	struct pp_profile *p = s->p;
 	const uint64_t *base = r->o->global_percent ? s->totals : a->counts;
+	double z = r->o->confidence > 0 ? r->o->z : 0.0;
 	size_t d, c;
 
 	for (c = 0; c < p->nr_classes; c++)
-		count_line(out, a->counts[c], s->totals[c]);
+		count_line(out, a->counts[c], s->totals[c], z);
 	fprintf(out, "%s\n", pp_names_app(&s->names, a->app));
 	if (only_itself(p, a))
 		return;
 	if (!r->o->no_header)
-		column_headers(out, p, true);
+		column_headers(out, p, true, z);
 	for (d = 0; d < a->nr_deps; d++) {
 		fputc('\t', out);
 		for (c = 0; c < p->nr_classes; c++)
-			count_line(out, a->deps[d].counts[c], base[c]);
+			count_line(out, a->deps[d].counts[c], base[c], z);
 		fprintf(out, "%s\n", pp_names_image(&s->names, a->deps[d].image));
 	}
 }
@@ -167,10 +175,11 @@ int pp_write_summary(struct pp_report *r, FILE *out, struct op_err *err)
 			qsort_r(apps[i].deps, apps[i].nr_deps, sizeof(struct dep),
 				deps_by_count, &rev);
 	pp_report_header(out, p, r->info, r->o);
+	pp_confidence_header(out, r, s);
 	if (!r->o->no_header)
-		column_headers(out, p, false);
+		column_headers(out, p, false, r->o->confidence > 0 ? r->o->z : 0.0);
 	for (i = 0; i < p->nr_apps; i++)
-		if (pp_over_threshold(r->o->threshold, apps[i].counts, s->totals,
+		if (pp_over_threshold(r->o, apps[i].counts, s->totals,
 				      p->nr_classes))
 			put_app(out, r, s, &apps[i]);
 	for (i = 0; i < p->nr_apps; i++) {

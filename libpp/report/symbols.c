@@ -134,6 +134,7 @@ int pp_write_symbols(struct pp_report *r, FILE *out, struct op_err *err)
 
 	(void)err;
 	pp_report_header(out, x.s->p, r->info, r->o);
+	pp_confidence_header(out, r, x.s);
 	pp_outside_header(out, r, x.s);
 	pp_cols_of(&x.cols, r, x.s);
 	if (!r->o->no_header)

@@ -145,6 +145,12 @@ static void put_options(struct pp_xml *x)
 		attr_list(x->out, "excludesymbols", o->exclude_symbols);
 	if (o->include_symbols)
 		attr_list(x->out, "includesymbols", o->include_symbols);
+	if (o->confidence > 0) {
+		char level[32];
+
+		snprintf(level, sizeof(level), "%.10g", o->confidence * 100.0);
+		pp_xml_attr_str(x->out, "confidence", level);
+	}
 	pp_out_str(x->out, "/>\n");
 }
 

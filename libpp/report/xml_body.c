@@ -97,7 +97,7 @@ static void detail_key(void *data, uint64_t key, const uint64_t *counts)
 	const char *file = NULL, *why;
 	unsigned line = 0;
 	bool have_line = false;
-	char vma[32];
+	char vma[32], iv[96];
 	size_t c;
 
 	if (w->x->o->debug_info)
@@ -119,9 +119,11 @@ static void detail_key(void *data, uint64_t key, const uint64_t *counts)
 			op_strbuf_addf(sb, " line=\"%u\"", line);
 		}
 		/* OProfile names the class here even without <classes> */
-		op_strbuf_addf(sb, ">\n<count  class=\"%s\">\n%" PRIu64 "</count>\n"
+		pp_xml_interval_attrs(iv, sizeof(iv), w->x, counts[c], c);
+		op_strbuf_addf(sb, ">\n<count  class=\"%s\"%s>\n%" PRIu64 "</count>\n"
 			       "</detaildata>\n",
-			       w->x->class_names ? w->x->class_names[c] : "", counts[c]);
+			       w->x->class_names ? w->x->class_names[c] : "", iv,
+			       counts[c]);
 	}
 	if (op_strbuf_failed(sb))
 		op_die(1, "out of memory");
@@ -164,7 +166,7 @@ static void put_calls(struct pp_xml *x, const struct pp_row *row, bool callees,
 	/* callers smallest first, callees biggest first, as -c lists them */
 	nr = pp_arcs_list(&x->s->arcs, &x->s->rows, row, callees,
 			  !callees, x->buf);
-	nr = pp_arcs_over_threshold(x->o->threshold, x->buf, nr, x->sum,
+	nr = pp_arcs_over_threshold(x->o, x->buf, nr, x->sum,
 				    x->p->nr_classes);
 	pp_out_fmt(x->out, "<%s>\n", tag);
 	for (i = 0; i < nr; i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "libpp/report/report_int.h"
+#include "libutil/op_stats.h"
 
 /*
  * What stands for byte c in an attribute value or text, or NULL when c is
@@ -134,23 +135,72 @@ void pp_xml_vma_text(const struct pp_xml *x, char *buf, size_t size, uint64_t vm
 	pp_format_vma(buf, size, vma, x->vma64);
 }
 
+/* a then b at buf + at, within size; the new length */
+static size_t put_attr(char *buf, size_t size, size_t at, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (at + la + lb + 1 > size)
+		return at;
+	memcpy(buf + at, a, la);
+	memcpy(buf + at + la, b, lb);
+	buf[at + la + lb] = '\0';
+	return at + la + lb;
+}
+
+void pp_xml_interval_attrs(char *buf, size_t size, const struct pp_xml *x,
+			   uint64_t count, size_t c)
+{
+	char l[32], h[32];
+	double lo, hi;
+	size_t n;
+
+	if (!(x->o->confidence > 0)) {
+		if (size)
+			buf[0] = '\0';
+		return;
+	}
+	op_wilson(count, x->s->totals[c], x->o->z, &lo, &hi);
+	/* as the text report prints them, without its padding; no printf:
+	 * a report may have a million counts */
+	pp_format_percent(l, sizeof(l), lo * 100.0, false);
+	pp_format_percent(h, sizeof(h), hi * 100.0, false);
+	if (!size)
+		return;
+	buf[0] = '\0';
+	n = put_attr(buf, size, 0, " low=\"", l + strspn(l, " "));
+	put_attr(buf, size, n, "\" high=\"", h + strspn(h, " "));
+	n = strlen(buf);
+	if (n + 1 < size) {
+		buf[n] = '"';
+		buf[n + 1] = '\0';
+	}
+}
+
 /*
  * The <count> elements of counts over classes lo..hi, one per class with
- * samples (OProfile leaves zero counts out).
+ * samples (OProfile leaves zero counts out); with --confidence each with
+ * its share's interval.
  */
 void pp_xml_put_counts(struct pp_xml *x, const uint64_t *counts, size_t lo, size_t hi)
 {
+	char iv[96];
 	size_t c;
 
 	for (c = lo; c <= hi; c++) {
 		if (!counts[c])
 			continue;
+		pp_xml_interval_attrs(iv, sizeof(iv), x, counts[c], c);
 		if (x->class_names) {
 			pp_out_str(x->out, "<count  class=\"");
 			pp_out_str(x->out, x->class_names[c]);
-			pp_out_str(x->out, "\">\n");
+			pp_out_str(x->out, "\"");
+			pp_out_str(x->out, iv);
+			pp_out_str(x->out, ">\n");
 		} else {
-			pp_out_str(x->out, "<count>\n");
+			pp_out_str(x->out, "<count");
+			pp_out_str(x->out, iv);
+			pp_out_str(x->out, ">\n");
 		}
 		pp_out_u64(x->out, counts[c]);
 		pp_out_str(x->out, "</count>\n");
