@@ -269,4 +269,14 @@ enum opev_error {
 /* text of an opev_error or negative errno; never NULL */
 const char *opev_strerror(int err);
 
+/*
+ * Does event (a name as sample files write it: CPU_CLK_UNHALTED,
+ * cpu-clock, inst_retired) count what perf's generic event called
+ * generic does (cycles, instructions, cache-misses, branch-misses, ...)?
+ * True when it is that name, or one of the core PMU events that count
+ * the same in libpfm4's spellings (INST_RETIRED, RETIRED_INSTRUCTIONS,
+ * LLC_MISSES, ...).  Case is ignored, and '_' matches '-'.
+ */
+bool opev_counts_as(const char *event, const char *generic);
+
 #endif

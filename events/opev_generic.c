@@ -116,3 +116,40 @@ const char *const *opev_generic_alias(const char *name)
 		return cycles_equiv;
 	return NULL;
 }
+
+/* a == b ignoring case, '_' matching '-'; b may stop at a ':' of its
+ * own (an equivalent's unit mask) when a has none */
+static bool same_name(const char *a, const char *b, bool b_base)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
+
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return false;
+	}
+	return !*a && (!*b || (b_base && *b == ':'));
+}
+
+bool opev_counts_as(const char *event, const char *perf_name)
+{
+	const struct opev_generic *g = NULL;
+	size_t i, k;
+
+	if (!event || !perf_name)
+		return false;
+	if (same_name(event, perf_name, false))
+		return true;
+	for (i = 0; i < NR_GENERIC && !g; i++)
+		if (same_name(perf_name, generic[i].name, false))
+			g = &generic[i];
+	if (!g || !g->equiv)
+		return false;
+	for (k = 0; g->equiv[k]; k++)
+		if (same_name(event, g->equiv[k], true))
+			return true;
+	return false;
+}

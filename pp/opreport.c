@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "libpp/report/pp_report.h"
+#include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_popt.h"
 #include "libutil/op_stats.h"
@@ -49,10 +50,12 @@ struct opreport_options {
 	double confidence;	/* its level, a fraction */
 	int threshold_lower;
 	int significant_only;
+	char **metrics;		/* --metric, NULL-ended */
+	size_t nr_metrics;
 	struct ppt_common_options common;
 };
 
-enum { OPT_CONFIDENCE = 1 };
+enum { OPT_CONFIDENCE = 1, OPT_METRIC };
 
 /* filled by popt, then passed down as const */
 static struct opreport_options opts;
@@ -65,6 +68,11 @@ static const struct poptOption options_table[] = {
 	  "show each share's confidence interval (Wilson's) at LEVEL percent, "
 	  "95 unless given; a differential tests its changes at 100 - LEVEL",
 	  "LEVEL" },
+	{ "metric", 0, POPT_ARG_STRING, NULL, OPT_METRIC,
+	  "add a column computed per row from the event columns: NAME=EXPR "
+	  "with + - * /, parentheses, numbers and event names (their samples "
+	  "times their period), or a preset: CPI, IPC, LLC_MPKI, LLC_MISS_PCT, "
+	  "BRANCH_MPKI, BRANCH_MISS_PCT (repeatable)", "DEF" },
 	{ "comm", 0, POPT_ARG_NONE, &opts.comm, 0,
 	  "show each application with the name its processes ran as", NULL },
 	{ "debug-info", 'g', POPT_ARG_NONE, &opts.debug_info, 0,
@@ -118,6 +126,20 @@ static int handle_option(int val, poptContext ctx, void *data)
 	char *arg = poptGetOptArg(ctx), *end = NULL;
 	double level = 95.0;
 
+	if (val == OPT_METRIC) {
+		struct op_err err;
+
+		if (!arg || pp_metric_check(arg, &err)) {
+			op_usage_error("%s", arg ? err.msg : "--metric needs a definition");
+			free(arg);
+			return -1;
+		}
+		o->metrics = op_xreallocarray(o->metrics, o->nr_metrics + 2,
+					      sizeof(*o->metrics));
+		o->metrics[o->nr_metrics++] = arg;
+		o->metrics[o->nr_metrics] = NULL;
+		return 0;
+	}
 	if (val != OPT_CONFIDENCE) {
 		free(arg);
 		return 0;
@@ -170,6 +192,11 @@ static unsigned modes_of(const struct opreport_options *o, bool differential)
 
 static void options_release(void)
 {
+	size_t i;
+
+	for (i = 0; i < opts.nr_metrics; i++)
+		free(opts.metrics[i]);
+	free(opts.metrics);
 	free(opts.output_file);
 	free(opts.sort);
 	free(opts.format);
@@ -275,6 +302,11 @@ static int validate(struct pp_report_opts *ro)
 			       opts.format);
 		return 2;
 	}
+	if (opts.nr_metrics && (opts.folded || opts.pprof)) {
+		op_usage_error("--format=%s has no columns for --metric: it applies to "
+			       "text, XML, HTML and callgrind reports", opts.format);
+		return 2;
+	}
 	if (opts.threshold_lower && !(opts.common.threshold > 0))
 		op_warning("--threshold-lower has no effect without --threshold");
 	if (opts.xml && (opts.accumulated || opts.global_percent)) {
@@ -326,6 +358,7 @@ static void report_opts(struct pp_report_opts *ro, const struct ppt_job *job,
 	ro->z = op_z_two_sided(opts.confidence > 0 ? opts.confidence : 0.95);
 	ro->threshold_lower = opts.threshold_lower;
 	ro->significant_only = opts.significant_only;
+	ro->metrics = (const char *const *)opts.metrics;
 	ro->command_line = cmd;
 	ro->spec = args;
 }

@@ -214,6 +214,14 @@ bool pp_profile_symtab_ahead(struct pp_profile *p, const struct odb_image_id *id
 
 
 /*
+ * Does class cls count the event name: is its event that name (case
+ * ignored, '_' matching '-'), or a core PMU event counting what perf's
+ * generic event of that name does (name "instructions", event
+ * INST_RETIRED)?  For derived metrics.
+ */
+bool pp_class_counts(const struct pp_profile *p, size_t cls, const char *name);
+
+/*
  * Is image the application's own (its main executable), not a library,
  * module or kernel it uses?
  */

@@ -29,6 +29,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +389,52 @@ static void put_row(struct cg *g, const struct pp_row *row)
 	put_calls(g, row, w);
 }
 
+/*
+ * --metric: each metric that is a sum of events times whole numbers as a
+ * derived event ("event: NAME = 100000 c0 - 50000 c1 : ..."), which
+ * KCachegrind computes and shows like the others; any other (a ratio,
+ * CPI) cannot be one: a comment says so, and a note
+ */
+static void put_metrics(struct cg *g, const struct pp_report *r, char **ids)
+{
+	const struct pp_metrics *ms = &g->s->metrics;
+	int64_t *coef = op_xcalloc(g->nr_classes + 1, sizeof(*coef));
+	size_t k, c;
+
+	for (k = 0; k < ms->nr; k++) {
+		const char *name = ms->m[k].name;
+		bool first = true;
+
+		if (!pp_metric_linear(ms, k, coef)) {
+			pp_out_fmt(&g->out, "# --metric %s = %s: not a sum of events "
+				   "times whole numbers, so not a derived event\n", name,
+				   ms->m[k].expr);
+			pp_note(r->notes, "--metric %s (%s) is left out of the callgrind "
+				"export: a KCachegrind derived event is a sum of events "
+				"times whole numbers, and this is not", name, ms->m[k].expr);
+			continue;
+		}
+		pp_out_str(&g->out, "event: ");
+		for (const char *p = name; *p; p++)
+			pp_out_ch(&g->out, isalnum((unsigned char)*p) ? *p : '_');
+		pp_out_str(&g->out, " =");
+		for (c = 0; c < g->nr_classes; c++) {
+			if (!coef[c])
+				continue;
+			pp_out_fmt(&g->out, " %s%s%" PRIu64 " %s", first ? "" : coef[c] < 0 ?
+				   "- " : "+ ", first && coef[c] < 0 ? "-" : "",
+				   (uint64_t)(coef[c] < 0 ? -coef[c] : coef[c]), ids[c]);
+			first = false;
+		}
+		if (first)
+			pp_out_fmt(&g->out, " 0 %s", ids[0]);
+		pp_out_fmt(&g->out, " : %s = ", name);
+		put_clean(&g->out, ms->m[k].expr);
+		pp_out_str(&g->out, " (events)\n");
+	}
+	free(coef);
+}
+
 static void put_header(struct cg *g, const struct pp_report *r)
 {
 	const char *cmd = r->info ? r->info->run.command : NULL;
@@ -410,6 +458,7 @@ static void put_header(struct cg *g, const struct pp_report *r)
 			put_clean(&g->out, k->longname ? k->longname : "");
 		pp_out_ch(&g->out, '\n');
 	}
+	put_metrics(g, r, ids);
 	pp_out_str(&g->out, "events:");
 	for (c = 0; c < g->nr_classes; c++) {
 		pp_out_ch(&g->out, ' ');

@@ -5,7 +5,7 @@
  * columns mean the same in each:
  *
  *	[vma] {samples [cum. samples] % [low % high %] [cum. %]}...
- *	[linenr info]
+ *	[metric]... [linenr info]
  *	[image name] [app name] symbol name
  */
 #include "config.h"
@@ -31,6 +31,7 @@ void pp_cols_of(struct pp_cols *c, const struct pp_report *r,
 	c->app = s->show_app;
 	c->long_names = o->long_filenames;
 	c->z = o->confidence > 0 ? o->z : 0.0;
+	c->metrics = s->metrics.nr ? &s->metrics : NULL;
 }
 
 bool pp_cols_parallel(const struct pp_cols *c, struct pp_side *s)
@@ -61,6 +62,8 @@ void pp_cols_header(FILE *out, const struct pp_cols *c, size_t nr_classes)
 		if (c->cum)
 			pp_line_field(&l, "cum. %", W_CUM_PERCENT);
 	}
+	for (k = 0; c->metrics && k < c->metrics->nr; k++)
+		pp_line_field(&l, c->metrics->m[k].name, W_METRIC);
 	if (c->linenr)
 		pp_line_field(&l, "linenr info", W_LINENR);
 	if (c->image)
@@ -129,6 +132,8 @@ void pp_cols_line(FILE *out, const struct pp_cols *c, struct pp_side *s,
 		pp_line_field(&l, buf, W_VMA);
 	}
 	put_counts(&l, c, w->counts, w->whole, cum);
+	if (c->metrics)
+		pp_metric_fields(&l, c->metrics, w->counts);
 	if (c->linenr) {
 		struct op_strbuf sb = OP_STRBUF_INIT;
 

@@ -262,6 +262,8 @@ static void header(struct diffctx *d, FILE *out)
 		pp_line_field(&l, "adj. p", W_PVALUE);
 		pp_line_field(&l, "sig", W_SIG);
 	}
+	for (c = 0; c < d->second->metrics.nr; c++)
+		pp_line_field(&l, d->second->metrics.m[c].name, W_METRIC);
 	if (d->show_image)
 		pp_line_field(&l, "image name", W_IMAGE);
 	if (d->show_app)
@@ -305,6 +307,8 @@ static void put_row(struct diffctx *d, FILE *out, const struct drow *dr)
 		pp_line_field(&l, buf, W_PVALUE);
 		pp_line_field(&l, dr->p[c] <= d->alpha ? "*" : "~", W_SIG);
 	}
+	/* a row's metrics are of its own side's counts */
+	pp_metric_fields(&l, &dr->s->metrics, dr->row->counts);
 	if (d->show_image)
 		pp_line_field(&l, pp_names_image(&dr->s->names, dr->row->image), W_IMAGE);
 	if (d->show_app)

@@ -43,6 +43,35 @@ static void put_counts(FILE *out, const uint64_t *counts, const uint64_t *totals
 	}
 }
 
+/* --metric's cells of counts */
+static void put_metrics(FILE *out, const struct pp_metrics *ms, const uint64_t *counts)
+{
+	char buf[64];
+	bool imprecise;
+	size_t k;
+
+	for (k = 0; k < ms->nr; k++) {
+		pp_metric_text(ms, k, counts, buf, sizeof(buf), &imprecise);
+		fprintf(out, "<td class=\"n\"%s>%s</td>", imprecise ?
+			" title=\"imprecise: an event of it has few samples here\"" : "",
+			buf);
+	}
+}
+
+/* the metrics' column titles, each with its expression */
+static void put_metric_titles(FILE *out, const struct pp_metrics *ms)
+{
+	size_t k;
+
+	for (k = 0; k < ms->nr; k++) {
+		fputs("<th data-type=\"num\" title=\"", out);
+		pp_html_put(out, ms->m[k].expr);
+		fputs("\">", out);
+		pp_html_put(out, ms->m[k].name);
+		fputs("</th>", out);
+	}
+}
+
 /* the column titles of the counts: samples and % per class, and with
  * --confidence the interval's low % and high % */
 static void put_count_titles(FILE *out, const struct pp_report *r,
@@ -94,6 +123,7 @@ void pp_html_symbols(FILE *out, struct pp_report *r, struct pp_side *s)
 
 	table_start(out, "symbols", "Symbols", "symbols");
 	put_count_titles(out, r, p);
+	put_metric_titles(out, &s->metrics);
 	fputs("<th data-type=\"text\">image name</th>", out);
 	if (s->show_app)
 		fputs("<th data-type=\"text\">app name</th>", out);
@@ -105,6 +135,7 @@ void pp_html_symbols(FILE *out, struct pp_report *r, struct pp_side *s)
 			continue;
 		fputs("<tr>", out);
 		put_counts(out, row->counts, s->totals, p->nr_classes, z_of(r));
+		put_metrics(out, &s->metrics, row->counts);
 		fputs("<td>", out);
 		pp_html_put(out, pp_names_image(&s->names, row->image));
 		if (s->show_app) {
@@ -194,6 +225,7 @@ void pp_html_images(FILE *out, struct pp_report *r, struct pp_side *s)
 
 	table_start(out, "images", "Images", "images");
 	put_count_titles(out, r, p);
+	put_metric_titles(out, &s->metrics);
 	fputs("<th data-type=\"text\">app name</th><th data-type=\"text\">image name"
 	      "</th></tr></thead>\n<tbody>\n", out);
 	for (i = 0; i < nr; i++) {
@@ -201,6 +233,7 @@ void pp_html_images(FILE *out, struct pp_report *r, struct pp_side *s)
 				      p->nr_classes)) {
 			fputs("<tr>", out);
 			put_counts(out, lines[i].counts, totals, p->nr_classes, z_of(r));
+			put_metrics(out, &s->metrics, lines[i].counts);
 			fputs("<td>", out);
 			pp_html_put(out, pp_names_app(&s->names, lines[i].app));
 			fputs("</td><td>", out);

@@ -89,6 +89,8 @@ struct pp_report_opts {
 	bool threshold_lower;		/* -t compares each interval's low end */
 	bool significant_only;		/* a differential shows only the rows
 					 * whose change is significant */
+	const char *const *metrics;	/* --metric definitions ("NAME=EXPR" or
+					 * a preset's name), NULL-ended, or NULL */
 	enum pp_sort_key sort[PP_MAX_SORT_KEYS];
 	size_t nr_sort;			/* 0 = by samples */
 	const char *const *include_symbols;	/* -i, NULL-ended, or NULL */
@@ -206,7 +208,8 @@ size_t pp_format_percent(char *buf, size_t size, double value, bool showpos);
 	PP_REPORT_ERROR(COLUMNS, "the two profiles have different columns") \
 	PP_REPORT_ERROR(NOTHING, "nothing to show")			\
 	PP_REPORT_ERROR(NOT_ONE, "more than one binary selected")	\
-	PP_REPORT_ERROR(OUTPUT_DIR, "output directory refused")
+	PP_REPORT_ERROR(OUTPUT_DIR, "output directory refused")		\
+	PP_REPORT_ERROR(METRIC, "bad derived metric")
 
 enum pp_report_error {
 	PP_REPORT_ERR_BASE = -7300,
@@ -215,6 +218,19 @@ enum pp_report_error {
 #undef PP_REPORT_ERROR
 	PP_REPORT_ERR_END
 };
+
+/*
+ * Derived metrics (metric.c).  Check a --metric definition's syntax
+ * ("NAME=EXPR", or a preset's name) before any profile is read: 0, or
+ * PP_REPORT_ERR_METRIC with err saying what and where.  Whether its
+ * events are in the profile is found when the report is made.
+ */
+int pp_metric_check(const char *def, struct op_err *err);
+/* the expression of the preset called name (case ignored), or NULL */
+const char *pp_metric_preset(const char *name);
+/* the presets' names, "CPI, IPC, ...", added to sb */
+struct op_strbuf;
+void pp_metric_presets(struct op_strbuf *sb);
 
 /* text for any code pp_report_run() may return */
 const char *pp_report_strerror(int err);

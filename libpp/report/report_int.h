@@ -17,6 +17,7 @@
 #include "libpp/profile/pp_notes.h"
 #include "libpp/profile/pp_rows.h"
 #include "libpp/profile/pp_stacks.h"
+#include "libpp/report/pp_metric.h"
 #include "libpp/report/pp_report.h"
 #include "libpp/symbols/pp_demangle.h"
 #include "libutil/op_hmap.h"
@@ -35,6 +36,12 @@ struct pp_names {
 	bool *app_ambiguous;		/* per app: another file has its base name */
 	bool *image_ambiguous;		/* per image: the same */
 };
+
+/* --- derived metrics (metric.c; the rest in pp_metric.h) ------------- */
+
+/* the metrics of a row with counts as fields of a line */
+struct pp_line;
+void pp_metric_fields(struct pp_line *l, const struct pp_metrics *ms, const uint64_t *counts);
 
 /* one prepared profile; a differential has two */
 struct pp_side {
@@ -71,6 +78,7 @@ struct pp_side {
 	struct pp_name_stream *sym_names;
 	size_t *name_pos;		/* per row index: its place in sym_names */
 	struct pp_leaf_memo *leaf_memo;	/* pp_leaf_shown()'s, made on first use */
+	struct pp_metrics metrics;	/* --metric's, over p's classes */
 };
 
 struct pp_report {
@@ -388,6 +396,7 @@ void pp_out_fmt(struct pp_out *o, const char *fmt, ...) OP_PRINTF(2, 3);
 #define W_DIFF 10
 #define W_PVALUE 9
 #define W_SIG 4
+#define W_METRIC 10
 #define W_LINENR 28
 #define W_IMAGE 25
 #define W_APP 25
@@ -441,6 +450,7 @@ struct pp_cols {
 	bool long_names;		/* of source files (-f) */
 	double z;			/* --confidence: each share's interval
 					 * at this z; 0: none */
+	const struct pp_metrics *metrics;	/* --metric's columns, or NULL */
 };
 
 /* the columns side s shows with r's options */

@@ -136,6 +136,14 @@ int pp_report_run(const struct pp_output *output, const struct pp_report_input *
 	ret = load(in, output->needs & PP_NEEDS_SYMBOLS, err);
 	if (ret)
 		return ret;
+	for (i = 0; i < r.nr_sides; i++) {
+		ret = pp_metrics_make(&r.sides[i].metrics, r.o->metrics, r.sides[i].p, err);
+		if (ret) {
+			while (i--)
+				pp_metrics_release(&r.sides[i].metrics);
+			return ret;
+		}
+	}
 	if (output->needs & PP_LINES_AHEAD)
 		ahead = every_image_ahead(&r, r.sides[0].p);
 	pp_prepare(&r);
@@ -144,5 +152,7 @@ int pp_report_run(const struct pp_output *output, const struct pp_report_input *
 		ret = output->write(&r, out, err);
 	pp_lines_ahead_end(ahead);
 	pp_prepare_release(&r);
+	for (i = 0; i < r.nr_sides; i++)
+		pp_metrics_release(&r.sides[i].metrics);
 	return ret;
 }

@@ -40,9 +40,23 @@ static void count_line(FILE *out, uint64_t count, uint64_t total, double z)
 	}
 }
 
-/* OProfile's three header lines above the counts: names, titles, rule */
+/* --metric's values of counts, each 10 wide */
+static void metric_line(FILE *out, const struct pp_metrics *ms, const uint64_t *counts)
+{
+	char buf[64];
+	bool imprecise;
+	size_t k;
+
+	for (k = 0; k < ms->nr; k++) {
+		pp_metric_text(ms, k, counts, buf, sizeof(buf), &imprecise);
+		fprintf(out, "%9s ", buf);
+	}
+}
+
+/* OProfile's three header lines above the counts: names, titles, rule;
+ * the metrics' names on the titles' line */
 static void column_headers(FILE *out, const struct pp_profile *p, bool indent,
-			   double z)
+			   double z, const struct pp_metrics *ms)
 {
 	const size_t colwidth = z > 0 ? 9 + 1 + 7 + 2 * (1 + 7) : 9 + 1 + 7;
 	size_t i, k;
@@ -62,12 +76,16 @@ static void column_headers(FILE *out, const struct pp_profile *p, bool indent,
 		fputc('\t', out);
 	for (i = 0; i < p->nr_classes; i++)
 		fputs(z > 0 ? "  samples|      %|  low %| high %|" : "  samples|      %|", out);
+	for (k = 0; k < ms->nr; k++)
+		fprintf(out, "%9.9s|", ms->m[k].name);
 	fputc('\n', out);
 	if (indent)
 		fputc('\t', out);
 	for (i = 0; i < p->nr_classes; i++)
 		for (k = 0; k <= colwidth; k++)
 			fputc('-', out);
+	for (k = 0; k < ms->nr; k++)
+		fputs("----------", out);
 	fputc('\n', out);
 }
 
@@ -139,15 +157,17 @@ static void put_app(FILE *out, struct pp_report *r, struct pp_side *s,
 
 	for (c = 0; c < p->nr_classes; c++)
 		count_line(out, a->counts[c], s->totals[c], z);
+	metric_line(out, &s->metrics, a->counts);
 	fprintf(out, "%s\n", pp_names_app(&s->names, a->app));
 	if (only_itself(p, a))
 		return;
 	if (!r->o->no_header)
-		column_headers(out, p, true, z);
+		column_headers(out, p, true, z, &s->metrics);
 	for (d = 0; d < a->nr_deps; d++) {
 		fputc('\t', out);
 		for (c = 0; c < p->nr_classes; c++)
 			count_line(out, a->deps[d].counts[c], base[c], z);
+		metric_line(out, &s->metrics, a->deps[d].counts);
 		fprintf(out, "%s\n", pp_names_image(&s->names, a->deps[d].image));
 	}
 }
@@ -177,7 +197,8 @@ int pp_write_summary(struct pp_report *r, FILE *out, struct op_err *err)
 	pp_report_header(out, p, r->info, r->o);
 	pp_confidence_header(out, r, s);
 	if (!r->o->no_header)
-		column_headers(out, p, false, r->o->confidence > 0 ? r->o->z : 0.0);
+		column_headers(out, p, false, r->o->confidence > 0 ? r->o->z : 0.0,
+			       &s->metrics);
 	for (i = 0; i < p->nr_apps; i++)
 		if (pp_over_threshold(r->o, apps[i].counts, s->totals,
 				      p->nr_classes))

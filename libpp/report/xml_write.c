@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -178,6 +179,33 @@ void pp_xml_interval_attrs(char *buf, size_t size, const struct pp_xml *x,
 }
 
 /*
+ * --metric's <metric name="CPI">1.234</metric> of an element with counts
+ * of every class, imprecise="true" when an event has few samples; none
+ * for an undefined one (a division by zero)
+ */
+static void put_metrics(struct pp_xml *x, const uint64_t *counts)
+{
+	const struct pp_metrics *ms = &x->s->metrics;
+	char buf[64];
+	size_t k;
+
+	for (k = 0; k < ms->nr; k++) {
+		bool imprecise;
+		double v = pp_metric_value(ms, k, counts, &imprecise);
+
+		if (isnan(v) || isinf(v))
+			continue;
+		pp_out_str(x->out, "<metric");
+		pp_xml_attr_str(x->out, "name", ms->m[k].name);
+		if (imprecise)
+			pp_xml_attr_str(x->out, "imprecise", "true");
+		pp_out_ch(x->out, '>');
+		pp_out_add(x->out, buf, pp_metric_g6(buf, sizeof(buf), v));
+		pp_out_str(x->out, "</metric>\n");
+	}
+}
+
+/*
  * The <count> elements of counts over classes lo..hi, one per class with
  * samples (OProfile leaves zero counts out); with --confidence each with
  * its share's interval.
@@ -205,4 +233,6 @@ void pp_xml_put_counts(struct pp_xml *x, const uint64_t *counts, size_t lo, size
 		pp_out_u64(x->out, counts[c]);
 		pp_out_str(x->out, "</count>\n");
 	}
+	if (lo == 0 && hi + 1 == x->p->nr_classes)
+		put_metrics(x, counts);
 }

@@ -24,7 +24,8 @@
 
 		if (!num)
 			return t.toLowerCase();
-		t = parseFloat(t);
+		/* an imprecise metric reads "~0.4"; an undefined one "-" */
+		t = parseFloat(t.replace(/^~/, ''));
 		return isNaN(t) ? 0 : t;
 	}
 
