@@ -43,26 +43,46 @@ double op_z_two_sided(double level)
 	return op_normal_quantile(1.0 - (1.0 - level) / 2.0);
 }
 
-void op_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+void op_wilson_prepare(struct op_wilson_n *w, uint64_t n, double z)
 {
-	double inv, ph, t, dinv, centre, half;
+	double t;
 
-	if (!n) {
+	w->n = n;
+	w->z = z;
+	if (!n)
+		return;
+	w->inv = 1.0 / (double)n;
+	t = z * z * w->inv;			/* z^2 / n */
+	w->half_t = 0.5 * t;
+	w->dinv = 1.0 / (1.0 + t);
+	w->zd = z * w->dinv;
+	w->quarter = 0.25 * t * w->inv;
+}
+
+void op_wilson_at(const struct op_wilson_n *w, uint64_t k, double *lo, double *hi)
+{
+	double ph, centre, half;
+
+	if (!w->n) {
 		*lo = 0.0;
 		*hi = 1.0;
 		return;
 	}
-	if (k > n)
-		k = n;
-	/* two divisions, not seven: a report may ask for a million */
-	inv = 1.0 / (double)n;
-	ph = (double)k * inv;
-	t = z * z * inv;			/* z^2 / n */
-	dinv = 1.0 / (1.0 + t);
-	centre = (ph + 0.5 * t) * dinv;
-	half = z * dinv * sqrt(ph * (1.0 - ph) * inv + 0.25 * t * inv);
+	if (k > w->n)
+		k = w->n;
+	ph = (double)k * w->inv;
+	centre = (ph + w->half_t) * w->dinv;
+	half = w->zd * sqrt(ph * (1.0 - ph) * w->inv + w->quarter);
 	*lo = k == 0 ? 0.0 : fmax(0.0, centre - half);
-	*hi = k == n ? 1.0 : fmin(1.0, centre + half);
+	*hi = k == w->n ? 1.0 : fmin(1.0, centre + half);
+}
+
+void op_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+{
+	struct op_wilson_n w;
+
+	op_wilson_prepare(&w, n, z);
+	op_wilson_at(&w, k, lo, hi);
 }
 
 /* log C(n, k) */

@@ -34,6 +34,18 @@ double op_z_two_sided(double level);
 void op_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
 
 /*
+ * The same for many k of one n: what op_wilson() computes from n and z
+ * alone, made once by op_wilson_prepare()
+ */
+struct op_wilson_n {
+	uint64_t n;
+	double z, inv, half_t, dinv, zd, quarter;
+};
+
+void op_wilson_prepare(struct op_wilson_n *w, uint64_t n, double z);
+void op_wilson_at(const struct op_wilson_n *w, uint64_t k, double *lo, double *hi);
+
+/*
  * The two-sided p-value of "k1 of n1 and k2 of n2 are draws of one
  * share": Fisher's exact test when a cell of the 2x2 table expects fewer
  * than 10 counts, else the pooled two-proportion z test.  1 when either

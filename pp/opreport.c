@@ -64,17 +64,12 @@ static struct poptOption common_table[PPT_COMMON_TABLE_SIZE];
 static const struct poptOption options_table[] = {
 	{ "accumulated", 'a', POPT_ARG_NONE, &opts.accumulated, 0,
 	  "add running totals of samples and percentages", NULL },
+	{ "comm", 0, POPT_ARG_NONE, &opts.comm, 0,
+	  "show each application with the name its processes ran as", NULL },
 	{ "confidence", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONFIDENCE,
 	  "show each share's confidence interval (Wilson's) at LEVEL percent, "
 	  "95 unless given; a differential tests its changes at 100 - LEVEL",
 	  "LEVEL" },
-	{ "metric", 0, POPT_ARG_STRING, NULL, OPT_METRIC,
-	  "add a column computed per row from the event columns: NAME=EXPR "
-	  "with + - * /, parentheses, numbers and event names (their samples "
-	  "times their period), or a preset: CPI, IPC, LLC_MPKI, LLC_MISS_PCT, "
-	  "BRANCH_MPKI, BRANCH_MISS_PCT (repeatable)", "DEF" },
-	{ "comm", 0, POPT_ARG_NONE, &opts.comm, 0,
-	  "show each application with the name its processes ran as", NULL },
 	{ "debug-info", 'g', POPT_ARG_NONE, &opts.debug_info, 0,
 	  "show the source file and line of each symbol", NULL },
 	{ "callgraph", 'c', POPT_ARG_NONE, &opts.callgraph, 0,
@@ -90,6 +85,11 @@ static const struct poptOption options_table[] = {
 	  "make every percentage relative to the whole profile", NULL },
 	{ "long-filenames", 'f', POPT_ARG_NONE, &opts.long_filenames, 0,
 	  "show full paths instead of base names", NULL },
+	{ "metric", 0, POPT_ARG_STRING, NULL, OPT_METRIC,
+	  "add a column computed per row from the event columns: NAME=EXPR "
+	  "with + - * /, parentheses, numbers and event names (their samples "
+	  "times their period), or a preset: CPI, IPC, LLC_MPKI, LLC_MISS_PCT, "
+	  "BRANCH_MPKI, BRANCH_MISS_PCT (repeatable)", "DEF" },
 	{ "no-header", 'n', POPT_ARG_NONE, &opts.no_header, 0,
 	  "leave out the header lines", NULL },
 	{ "output-file", 'o', POPT_ARG_STRING, &opts.output_file, 0,

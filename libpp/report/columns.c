@@ -77,6 +77,7 @@ void pp_cols_header(FILE *out, const struct pp_cols *c, size_t nr_classes)
 void pp_cum_init(struct pp_cum *cum, size_t nr_classes)
 {
 	cum->sum = op_xcalloc(nr_classes + 1, sizeof(*cum->sum));
+	cum->wil = op_xcalloc(nr_classes + 1, sizeof(*cum->wil));
 	cum->nr = nr_classes;
 }
 
@@ -88,7 +89,9 @@ void pp_cum_reset(struct pp_cum *cum)
 void pp_cum_release(struct pp_cum *cum)
 {
 	free(cum->sum);
+	free(cum->wil);
 	cum->sum = NULL;
+	cum->wil = NULL;
 }
 
 /* samples [cum. samples] % [low % high %] [cum. %] of each class */
@@ -111,7 +114,7 @@ static void put_counts(struct pp_line *l, const struct pp_cols *c,
 							     pp_ratio(counts[k], whole[k]),
 							     false), W_PERCENT);
 		if (c->z > 0)
-			pp_interval_fields(l, counts[k], whole[k], c->z);
+			pp_interval_fields(l, counts[k], whole[k], c->z, &cum->wil[k]);
 		if (c->cum) {
 			pp_format_percent(buf, sizeof(buf),
 					  pp_ratio(cum->sum[k], whole[k]), false);

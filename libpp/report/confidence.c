@@ -29,12 +29,18 @@ void pp_interval_strs(char *lo, char *hi, size_t size, uint64_t count,
 	pp_format_percent(hi, size, h * 100.0, false);
 }
 
-void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, double z)
+void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, double z,
+			struct op_wilson_n *w)
 {
+	struct op_wilson_n one;
 	char buf[32];
 	double lo, hi;
 
-	op_wilson(count, whole, z, &lo, &hi);
+	if (!w)
+		w = &one;
+	if (w == &one || w->n != whole || w->z != z)
+		op_wilson_prepare(w, whole, z);
+	op_wilson_at(w, count, &lo, &hi);
 	pp_line_field_len(l, buf, pp_format_percent(buf, sizeof(buf), lo * 100.0, false),
 			  W_PERCENT);
 	pp_line_field_len(l, buf, pp_format_percent(buf, sizeof(buf), hi * 100.0, false),

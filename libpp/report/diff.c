@@ -294,7 +294,7 @@ static void put_row(struct diffctx *d, FILE *out, const struct drow *dr)
 			pp_line_field(&l, "---", W_PERCENT);
 		} else if (d->z > 0) {
 			pp_interval_fields(&l, dr->row->counts[c], d->second->totals[c],
-					   d->z);
+					   d->z, NULL);
 		}
 		if (dr->side == OLD_ONLY)
 			snprintf(buf, sizeof(buf), "---");

@@ -23,36 +23,35 @@
  */
 static size_t fast_percent(char *buf, size_t size, double value)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	double x = value * 10000.0;
-	uint64_t r = (uint64_t)x;
-	double frac = x - (double)r;
-	char tmp[16];
-	int n;
+	uint32_t r, ip, fp;
+	double frac;
 
-	if (value <= 0.001 || value >= 100.0 || size < 8 ||
-	    (frac > 0.4999 && frac < 0.5001))
+	if (!(value > 0.001) || !(value < 100.0) || size < 8)
+		return 0;
+	r = (uint32_t)x;
+	frac = x - (double)r;
+	if (frac > 0.4999 && frac < 0.5001)
 		return 0;
 	if (frac >= 0.5)
 		r++;
 	if (r >= 1000000)	/* rounds to 100: printf's form, then trimmed */
 		return 0;
-	n = 0;
-	tmp[n++] = (char)('0' + r % 10);
-	tmp[n++] = (char)('0' + r / 10 % 10);
-	tmp[n++] = (char)('0' + r / 100 % 10);
-	tmp[n++] = (char)('0' + r / 1000 % 10);
-	tmp[n++] = '.';
-	r /= 10000;
-	do {
-		tmp[n++] = (char)('0' + r % 10);
-		r /= 10;
-	} while (r);
-	while (n < 7)
-		tmp[n++] = ' ';
-	for (int i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[n] = '\0';
-	return (size_t)n;
+	/* "dd.dddd" or " d.dddd": two digits at a time */
+	ip = r / 10000;
+	fp = r % 10000;
+	buf[0] = ip >= 10 ? pairs[2 * ip] : ' ';
+	buf[1] = pairs[2 * ip + 1];
+	buf[2] = '.';
+	memcpy(buf + 3, pairs + 2 * (fp / 100), 2);
+	memcpy(buf + 5, pairs + 2 * (fp % 100), 2);
+	buf[7] = '\0';
+	return 7;
 }
 
 /*

@@ -22,6 +22,7 @@
 #include "libpp/symbols/pp_demangle.h"
 #include "libutil/op_hmap.h"
 #include "libutil/op_sort.h"
+#include "libutil/op_stats.h"
 #include "libutil/op_strbuf.h"
 
 /* --- what an output is given (prepare.c) ------------------------------- */
@@ -37,7 +38,28 @@ struct pp_names {
 	bool *image_ambiguous;		/* per image: the same */
 };
 
-/* --- derived metrics (metric.c; the rest in pp_metric.h) ------------- */
+/* --- derived metrics (metric*.c; the rest in pp_metric.h) ------------ */
+
+enum pp_metric_op {
+	PP_MOP_NUM, PP_MOP_VAR, PP_MOP_ADD, PP_MOP_SUB, PP_MOP_MUL, PP_MOP_DIV,
+	PP_MOP_NEG,
+};
+
+/* a node of a metric's expression tree */
+struct pp_metric_node {
+	enum pp_metric_op op;
+	double num;		/* PP_MOP_NUM */
+	size_t var;		/* PP_MOP_VAR: index into the metrics' variables */
+	size_t a, b;		/* operands (node indexes) */
+};
+
+/*
+ * Read def (NAME=EXPR or a preset's name) into m, its event names added
+ * to ms's variables (metric_parse.c): 0, or PP_REPORT_ERR_METRIC with err
+ * saying what and at which column; m is then for pp_metrics_release()
+ */
+int pp_metric_parse_def(struct pp_metrics *ms, struct pp_metric *m, const char *def,
+			struct op_err *err);
 
 /* the metrics of a row with counts as fields of a line */
 struct pp_line;
@@ -463,6 +485,8 @@ void pp_cols_header(FILE *out, const struct pp_cols *c, size_t nr_classes);
 struct pp_cum {
 	uint64_t *sum;
 	size_t nr;
+	struct op_wilson_n *wil;	/* per class: --confidence's interval
+					 * constants of the last whole */
 };
 
 void pp_cum_init(struct pp_cum *cum, size_t nr_classes);
@@ -500,8 +524,11 @@ bool pp_cols_parallel(const struct pp_cols *c, struct pp_side *s);
  * pp_format_percent()'s form */
 void pp_interval_strs(char *lo, char *hi, size_t size, uint64_t count,
 		      uint64_t whole, double z);
-/* the same as the two fields "low %" and "high %" of a line */
-void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, double z);
+/* the same as the two fields "low %" and "high %" of a line; w, when not
+ * NULL, keeps the constants of whole across calls */
+struct op_wilson_n;
+void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, double z,
+			struct op_wilson_n *w);
 /* --confidence's header lines for side s (nothing without it, or with -n) */
 void pp_confidence_header(FILE *out, const struct pp_report *r, const struct pp_side *s);
 /*

@@ -9,9 +9,11 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "libpp/report/report_int.h"
+#include "libutil/op_alloc.h"
 #include "libutil/op_stats.h"
 
 /*
@@ -179,9 +181,9 @@ void pp_xml_interval_attrs(char *buf, size_t size, const struct pp_xml *x,
 }
 
 /*
- * --metric's <metric name="CPI">1.234</metric> of an element with counts
- * of every class, imprecise="true" when an event has few samples; none
- * for an undefined one (a division by zero)
+ * --metric's <metric name="CPI">1.234</metric> of an element's counts,
+ * imprecise="true" when an event has few samples; none for an undefined
+ * one (a division by zero)
  */
 static void put_metrics(struct pp_xml *x, const uint64_t *counts)
 {
@@ -233,6 +235,16 @@ void pp_xml_put_counts(struct pp_xml *x, const uint64_t *counts, size_t lo, size
 		pp_out_u64(x->out, counts[c]);
 		pp_out_str(x->out, "</count>\n");
 	}
-	if (lo == 0 && hi + 1 == x->p->nr_classes)
+	if (!x->s->metrics.nr)
+		return;
+	if (lo == 0 && hi + 1 == x->p->nr_classes) {
 		put_metrics(x, counts);
+	} else {
+		/* a process's or thread's own classes: the others count 0 */
+		uint64_t *own = op_xcalloc(x->p->nr_classes + 1, sizeof(*own));
+
+		memcpy(own + lo, counts + lo, (hi - lo + 1) * sizeof(*own));
+		put_metrics(x, own);
+		free(own);
+	}
 }

@@ -78,6 +78,18 @@ if command -v xmllint >/dev/null 2>&1; then
 else
 	skip '... valid against doc/opreport.xsd' 'xmllint is not installed'
 fi
+check 'mksamples.py writes the threads session' mksession threads
+check '-X of processes and threads with --metric' exits 0 thr --session-dir=out/threads -X -l \
+	--metric 'C=2*cycles'
+# thread 1234: 100 samples of cpu_clk_unhalted every 100000 events, twice
+check '... each thread'"'"'s metric from its own samples' \
+	sh -c "grep -A3 '<thread  tid=\"1234\">' thr.out | grep -q '<metric name=\"C\">2e+07</metric>'"
+if command -v xmllint >/dev/null 2>&1; then
+	check '... valid against doc/opreport.xsd' \
+		xmllint --noout --schema "$top_srcdir/doc/opreport.xsd" thr.out
+else
+	skip '... valid against doc/opreport.xsd' 'xmllint is not installed'
+fi
 # HTML
 check '--format=html --metric CPI: exit 0' exits 0 h $S --format=html --metric CPI
 check '... a CPI column with the preset'"'"'s expression' \

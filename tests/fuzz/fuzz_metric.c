@@ -68,10 +68,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 			bool imprecise;
 			char buf[64];
+			double v = pp_metric_value(&ms, 0, counts[i], &imprecise);
 
-			pp_metric_format(buf, sizeof(buf), pp_metric_value(&ms, 0, counts[i],
-									   &imprecise),
-					 imprecise);
+			pp_metric_format(buf, sizeof(buf), v, imprecise);
 			if (!buf[0])
 				abort();
 		}
