@@ -137,6 +137,18 @@ check '... the rows are in the order of -l reversed' sh -c "
 	$PAGE shown fxr.dom symbols-table | cut -f 1 >fxr.counts &&
 	$PAGE rows fx.dom symbols-table | cut -f 1 | tac >fx.counts &&
 	diff -u fx.counts fxr.counts"
+check '--confidence --metric: exit 0' exits 0 fxc --format=html --session-dir=out/callgraph \
+	--confidence --metric 'M=1000000000-cycles' -o fxc.html
+check '... sorted by the metric, most first, it renders' \
+	render fxc.html fxcs '#sort=symbols-table:4'
+check '... without errors' no_page_errors fxcs
+# M is 1e9 less 100,000 per sample: rows of fewer than 30 samples, shown
+# "~1e+09", have the biggest values, and come first when the page reads
+# past the "~"
+check '... rows with imprecise values (~1e+09) first' sh -c "
+	$PAGE shown fxcs.dom symbols-table | head -n 1 | cut -f 5 | grep -qx '~1e+09'"
+check '... each row with its interval' sh -c "
+	$PAGE rows fxcs.dom symbols-table | awk -F '\t' '\$1 == 1000 { f = \$3 == \"55.5273\" && \$4 == \"60.1785\" } END { exit !f }'"
 check '... a malformed address is no error' render fx.html fxm '#zoom=%E0%A4%A&search=run_all'
 check '... without errors' no_page_errors fxm
 check '... and what it asks for rightly is done' \

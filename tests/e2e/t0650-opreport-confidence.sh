@@ -48,6 +48,9 @@ check '... its one application' stats text 95 1834 sum.out
 check '-c --confidence: exit 0' exits 0 cg --session-dir=out/callgraph -l -c --confidence
 check '... every line has the interval columns' \
 	grep -q '^samples  %        low %    high %   image name' cg.out
+check '... each symbol'"'"'s of the profile, each caller'"'"'s and callee'"'"'s of its list' \
+	stats callgraph 95 1728 cg.out
+check '... 24 lines of 7 blocks' rows_checked cg.out 24
 check '-a -w --confidence: intervals between % and cum. %' exits 0 aw \
 	--session-dir=out/basic -a -w --confidence
 check '... in that order' grep -q \

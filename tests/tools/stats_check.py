@@ -9,6 +9,8 @@ math.erfc) and Holm's adjustment.
       row of an opreport text report (-l, -d, the summary) against the
       Wilson interval of its samples of TOTAL (indented rows of -d: of the
       symbol line above); prints the rows checked
+  stats_check.py callgraph LEVEL TOTAL FILE  every line of -c's blocks: a
+      symbol's interval of TOTAL, a caller's or callee's of its list's sum
   stats_check.py xml LEVEL TOTAL FILE      every <count low high> of -X
   stats_check.py diff LEVEL N1 N2 FILE     every row of a differential:
       its adj. p and sig from the first counts given as "name=count"
@@ -65,6 +67,44 @@ def check_text(level, total, path):
         checked += 1
         if not indented:
             whole = k
+    print(checked)
+    return bad == 0 and checked > 0
+
+
+def check_callgraph(level, total, path):
+    """opreport -c: in each block (between rules), the symbol line's share
+    is of total, each caller's of all callers', each callee's (and
+    [self]'s) of all callees'"""
+    bad = checked = 0
+    blocks, cur = [], None
+    for line in open(path):
+        if line.startswith('-----'):
+            if cur is not None:
+                blocks.append(cur)
+            cur = []
+            continue
+        if line.startswith('Self and total'):
+            break
+        if cur is not None:
+            cur.append(line)
+    for b in blocks:
+        rows = [(l.startswith('  '), l.split()) for l in b if l.strip()]
+        main = [i for i, (ind, _) in enumerate(rows) if not ind]
+        if len(main) != 1:
+            continue
+        m = main[0]
+        callers, callees = rows[:m], rows[m + 1:]
+        for group, whole in ((callers, sum(int(f[0]) for _, f in callers)),
+                             (callees, sum(int(f[0]) for _, f in callees)),
+                             ([rows[m]], total)):
+            for _, f in group:
+                k, lo, hi = int(f[0]), num(f[2]), num(f[3])
+                wl, wh = wilson(k, whole, level)
+                if not (close(lo, wl * 100, 4) and close(hi, wh * 100, 4)):
+                    print('# bad interval: %r of %d: want %.4f %.4f'
+                          % (' '.join(f), whole, wl * 100, wh * 100))
+                    bad += 1
+                checked += 1
     print(checked)
     return bad == 0 and checked > 0
 
@@ -144,6 +184,8 @@ def main():
     what, level = sys.argv[1], float(sys.argv[2]) / 100
     if what == 'text':
         ok = check_text(level, int(sys.argv[3]), sys.argv[4])
+    elif what == 'callgraph':
+        ok = check_callgraph(level, int(sys.argv[3]), sys.argv[4])
     elif what == 'xml':
         ok = check_xml(level, int(sys.argv[3]), sys.argv[4])
     else:
