@@ -119,6 +119,7 @@ class Figure:
     the median cpu seconds when given"""
 
     def __init__(self, walls, peak_mb, cpus=None):
+        self.walls = list(walls)
         self.wall = statistics.median(walls)
         self.lo, self.hi = min(walls), max(walls)
         self.peak = peak_mb
@@ -127,6 +128,13 @@ class Figure:
     def spread(self):
         """how far the runs were from each other, in % of the median"""
         return 100.0 * (self.hi - self.lo) / self.wall if self.wall else 0.0
+
+
+def paired_ratio(a, b):
+    """the median of a's wall over b's, run by run: Figures of commands
+    that compare() ran in turn, so that each pair shared the machine's
+    conditions (a drift in its speed cancels out)"""
+    return statistics.median(x / y for x, y in zip(a.walls, b.walls))
 
 
 def compare(cmds, runs, warmup=True, ok=(0,)):
