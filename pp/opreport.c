@@ -67,8 +67,9 @@ static const struct poptOption options_table[] = {
 	{ "comm", 0, POPT_ARG_NONE, &opts.comm, 0,
 	  "show each application with the name its processes ran as", NULL },
 	{ "confidence", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONFIDENCE,
-	  "show each share's confidence interval (Wilson's) at LEVEL percent, "
-	  "95 unless given; a differential tests its changes at 100 - LEVEL",
+	  "show each share's confidence interval (Wilson's) at LEVEL percent "
+	  "(given as --confidence=LEVEL), 95 unless given; a differential tests "
+	  "its changes at 100 - LEVEL",
 	  "LEVEL" },
 	{ "debug-info", 'g', POPT_ARG_NONE, &opts.debug_info, 0,
 	  "show the source file and line of each symbol", NULL },
@@ -395,6 +396,30 @@ static int report(struct ppt_job *job, const struct pp_report_opts *ro)
 	return status;
 }
 
+/*
+ * argv with each bare --confidence (before any "--") as
+ * --confidence=95: an optional value is taken only when attached with
+ * '=', as getopt takes one, so that "--confidence image:ls" keeps its
+ * profile specification (popt would read it as the level).  The array
+ * is the caller's to free; its strings are argv's.
+ */
+static const char **confidence_attached(int argc, char **argv)
+{
+	static const char dflt[] = "--confidence=95";
+	const char **av = op_xcalloc((size_t)argc + 1, sizeof(*av));
+	bool options = true;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		av[i] = argv[i];
+		if (options && i > 0 && !strcmp(argv[i], "--"))
+			options = false;
+		else if (options && i > 0 && !strcmp(argv[i], "--confidence"))
+			av[i] = dflt;
+	}
+	return av;
+}
+
 int main(int argc, char **argv)
 {
 	struct pp_report_opts ro = { 0 };
@@ -403,11 +428,13 @@ int main(int argc, char **argv)
 	poptContext ctx;
 	int nr, status;
 	char *cmd = NULL;
+	const char **av = confidence_attached(argc, argv);
 
 	ppt_common_table(common_table, &opts.common);
-	if (op_popt_parse(&ctx, argc, argv, options_table, "[profile specification]",
+	if (op_popt_parse(&ctx, argc, (char **)av, options_table, "[profile specification]",
 			  0, handle_option, &opts)) {
 		options_release();
+		free(av);
 		return 2;
 	}
 	if (opts.common.version) {
@@ -439,6 +466,7 @@ int main(int argc, char **argv)
 out_ctx:
 	free(cmd);
 	poptFreeContext(ctx);
+	free(av);
 	options_release();
 	return status;
 }

@@ -194,12 +194,10 @@ static void match(struct diffctx *d)
 }
 
 /* the counts before (k1) and after (k2) of row dr in class c */
-static void before_after(const struct diffctx *d, const struct drow *dr, size_t c,
-			 uint64_t *k1, uint64_t *k2)
+static void before_after(const struct drow *dr, size_t c, uint64_t *k1, uint64_t *k2)
 {
 	*k1 = dr->side == OLD_ONLY ? dr->row->counts[c] : dr->old ? dr->old[c] : 0;
 	*k2 = dr->side == OLD_ONLY ? 0 : dr->row->counts[c];
-	(void)d;
 }
 
 /*
@@ -215,7 +213,7 @@ static size_t test_changes(struct diffctx *d)
 		for (c = 0; c < d->nr_classes; c++) {
 			uint64_t k1, k2;
 
-			before_after(d, &d->rows[i], c, &k1, &k2);
+			before_after(&d->rows[i], c, &k1, &k2);
 			all[i * d->nr_classes + c] =
 				op_two_prop_p(k1, d->first->totals[c], k2,
 					      d->second->totals[c]);

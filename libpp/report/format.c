@@ -15,6 +15,19 @@
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 
+bool pp_round_clear(double m, uint32_t *r)
+{
+	double frac;
+
+	*r = (uint32_t)m;
+	frac = m - (double)*r;
+	if (frac > 0.4999 && frac < 0.5001)
+		return false;
+	if (frac >= 0.5)
+		(*r)++;
+	return true;
+}
+
 /*
  * The common case without printf (which costs more than the rest of a
  * report line): 0.001 <= value < 100 with four decimals, width 7.  Values
@@ -28,18 +41,11 @@ static size_t fast_percent(char *buf, size_t size, double value)
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	double x = value * 10000.0;
 	uint32_t r, ip, fp;
-	double frac;
 
-	if (!(value > 0.001) || !(value < 100.0) || size < 8)
+	if (!(value > 0.001) || !(value < 100.0) || size < 8 ||
+	    !pp_round_clear(value * 10000.0, &r))
 		return 0;
-	r = (uint32_t)x;
-	frac = x - (double)r;
-	if (frac > 0.4999 && frac < 0.5001)
-		return 0;
-	if (frac >= 0.5)
-		r++;
 	if (r >= 1000000)	/* rounds to 100: printf's form, then trimmed */
 		return 0;
 	/* "dd.dddd" or " d.dddd": two digits at a time */
@@ -63,9 +69,8 @@ static size_t fast_small_percent(char *buf, size_t size, double value)
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
 					1e15, 1e16, 1e17, 1e18, 1e19, 1e20 };
-	double m, frac;
 	int e = 0;
-	unsigned r;
+	uint32_t r;
 
 	if (value <= 0.0 || value > 0.001 || size < 8)
 		return 0;
@@ -74,13 +79,8 @@ static size_t fast_small_percent(char *buf, size_t size, double value)
 		e++;
 	if (e >= 20)
 		return 0;
-	m = value * pow10[e] * 10.0;
-	r = (unsigned)m;
-	frac = m - (double)r;
-	if (frac > 0.4999 && frac < 0.5001)
+	if (!pp_round_clear(value * pow10[e] * 10.0, &r))
 		return 0;
-	if (frac >= 0.5)
-		r++;
 	if (r >= 100) {		/* 9.95 rounds up to 1.0e-(e-1) */
 		r = 10;
 		e--;

@@ -61,12 +61,9 @@ static int resolve(struct pp_metrics *ms, const struct pp_profile *p, const char
 			}
 		if (!any) {
 			struct op_strbuf sb = OP_STRBUF_INIT;
+			size_t k = var->first_use;
 			char q[256];
-			size_t k;
 
-			/* the first definition that uses it */
-			for (k = 0; k + 1 < ms->nr && !strcasestr(ms->m[k].expr, var->name); k++)
-				;
 			event_list(&sb, p);
 			op_err_set(err, "--metric '%s'%s%s%s: no event of the profile counts "
 				   "'%s' (it has %s): record one with operf --events",

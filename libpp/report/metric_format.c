@@ -24,8 +24,8 @@ static size_t fast_g(char *buf, size_t size, double v, int prec)
 				      1e7, 1e8, 1e9, 1e10, 1e11, 1e12 };
 	const unsigned lo = prec == 2 ? 10 : prec == 4 ? 1000 : 100000, hi = lo * 10;
 	char digits[6], *o = buf;
-	double a = fabs(v), m, frac;
-	unsigned r;
+	double a = fabs(v);
+	uint32_t r;
 	int e, nd, i;
 
 	if (size < 16 || (prec != 2 && prec != 4 && prec != 6) || !(a >= 1e-4) ||
@@ -34,13 +34,8 @@ static size_t fast_g(char *buf, size_t size, double v, int prec)
 	for (e = -4; e < 11 && a >= p10[e + 10 + 1]; e++)
 		;
 	/* a = m * 10^(e - prec + 1) with lo <= m < hi; p10[k] is 10^(k - 10) */
-	m = a / p10[e - prec + 1 + 10];
-	r = (unsigned)m;
-	frac = m - (double)r;
-	if (frac > 0.4999 && frac < 0.5001)
+	if (!pp_round_clear(a / p10[e - prec + 1 + 10], &r))
 		return 0;
-	if (frac >= 0.5)
-		r++;
 	if (r >= hi) {
 		r /= 10;
 		e++;

@@ -103,7 +103,9 @@ static size_t fail(struct parser *ps, const char *what)
 	return 0;
 }
 
-static size_t var_of(struct pp_metrics *ms, const char *name, size_t len)
+/* the variable of name, made (first used by metric m) when new */
+static size_t var_of(struct pp_metrics *ms, const struct pp_metric *m, const char *name,
+		     size_t len)
 {
 	size_t i;
 
@@ -113,6 +115,7 @@ static size_t var_of(struct pp_metrics *ms, const char *name, size_t len)
 	ms->vars = op_xreallocarray(ms->vars, ms->nr_vars + 1, sizeof(*ms->vars));
 	memset(&ms->vars[ms->nr_vars], 0, sizeof(*ms->vars));
 	ms->vars[ms->nr_vars].name = op_xstrndup(name, len);
+	ms->vars[ms->nr_vars].first_use = (size_t)(m - ms->m);
 	return ms->nr_vars++;
 }
 
@@ -163,7 +166,7 @@ static size_t primary(struct parser *ps)
 		while (isalnum((unsigned char)*ps->at) || *ps->at == '_')
 			ps->at++;
 		n = add_node(ps, PP_MOP_VAR, 0, 0);
-		ps->m->nodes[n].var = var_of(ps->ms, start, (size_t)(ps->at - start));
+		ps->m->nodes[n].var = var_of(ps->ms, ps->m, start, (size_t)(ps->at - start));
 		return n;
 	}
 	return fail(ps, *ps->at ? "a number, an event name or '(' expected" :

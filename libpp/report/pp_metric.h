@@ -37,6 +37,7 @@ struct pp_metric {
 struct pp_metric_var {
 	char *name;
 	double *weight;
+	size_t first_use;		/* the metric that named it first */
 };
 
 struct pp_metrics {

@@ -436,6 +436,13 @@ struct pp_line {
 	char buf[1024];		/* the line, written out at pp_line_end() */
 };
 
+/*
+ * m (at least 0, below 2^32) rounded to the nearest whole number in *r,
+ * for the printf-free formatters; false when m is within a hair of a
+ * rounding tie, where printf must decide
+ */
+bool pp_round_clear(double m, uint32_t *r);
+
 void pp_line_start(struct pp_line *l, FILE *out, const char *prefix);
 void pp_line_field(struct pp_line *l, const char *s, size_t width);
 /* the same with s's length known */

@@ -42,6 +42,10 @@ check '... 5 symbols and 7 addresses' rows_checked d.out 12
 check '--confidence=99%: the level may end in %' exits 0 pct --session-dir=out/basic -l --confidence=99%
 check '... the same as --confidence=99' sh -c \
 	"'$OPREPORT' --session-dir=out/basic -l --confidence=99 | cmp -s - pct.out"
+check 'a bare --confidence leaves the argument after it to the specification' \
+	exits 0 bare --session-dir=out/basic -l --confidence fixture_nopie
+check '... the same as --confidence=95 before it' sh -c \
+	"'$OPREPORT' --session-dir=out/basic -l --confidence=95 fixture_nopie | cmp -s - bare.out"
 check 'the summary with --confidence' exits 0 sum --session-dir=out/basic --confidence
 check '... its columns' grep -qx '  samples|      %|  low %| high %|' sum.out
 check '... its one application' stats text 95 1834 sum.out
