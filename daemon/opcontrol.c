@@ -30,6 +30,7 @@
 #include "daemon/oprofiled.h"
 #include "daemon/perf_events.h"
 #include "libdb/odb_setup.h"
+#include "libdb/odb_slices.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
 #include "libutil/op_parse.h"
@@ -40,6 +41,7 @@ static struct opcontrol_options opts;
 enum {
 	OPT_EVENT = 1, OPT_SEPARATE, OPT_CALLGRAPH, OPT_SESSION_DIR, OPT_VMLINUX,
 	OPT_IMAGE, OPT_BUFFER_SIZE, OPT_CPU_BUFFER_SIZE, OPT_SAVE, OPT_VERBOSE,
+	OPT_SLICE,
 };
 
 static const struct poptOption options_table[] = {
@@ -73,6 +75,9 @@ static const struct poptOption options_table[] = {
 	  "samples the ring buffers hold in all (0: the default)", "NUM" },
 	{ "cpu-buffer-size", '\0', POPT_ARG_STRING, NULL, OPT_CPU_BUFFER_SIZE,
 	  "samples each cpu's ring buffer holds (0: the default)", "NUM" },
+	{ "slice", '\0', POPT_ARG_STRING, NULL, OPT_SLICE,
+	  "count samples per slice of time of this length too (default 1 "
+	  "second; 100ms, 0.5, ...; 0: none), for time: in reports", "SECONDS" },
 	{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
 	  "event NAME:count[:unitmask[:kernel[:user]]], several or 'default'", "EVENT" },
 	{ "separate", 'p', POPT_ARG_STRING, NULL, OPT_SEPARATE,
@@ -112,6 +117,8 @@ static char **string_slot(struct opcontrol_options *o, int val)
 		return &o->buffer_size;
 	case OPT_CPU_BUFFER_SIZE:
 		return &o->cpu_buffer_size;
+	case OPT_SLICE:
+		return &o->slice;
 	case OPT_SAVE:
 		return &o->save;
 	default:
@@ -160,6 +167,7 @@ static void options_release(struct opcontrol_options *o)
 	free(o->image);
 	free(o->buffer_size);
 	free(o->cpu_buffer_size);
+	free(o->slice);
 	free(o->save);
 	free(o->verbose);
 }
@@ -167,7 +175,8 @@ static void options_release(struct opcontrol_options *o)
 static bool has_setup(const struct opcontrol_options *o)
 {
 	return o->setup || o->event || o->separate || o->callgraph || o->vmlinux ||
-	       o->no_vmlinux || o->image || o->buffer_size || o->cpu_buffer_size;
+	       o->no_vmlinux || o->image || o->buffer_size || o->cpu_buffer_size ||
+	       o->slice;
 }
 
 static bool has_action(const struct opcontrol_options *o)
@@ -251,6 +260,11 @@ static int apply_setup(const struct opcontrol_options *o, struct odb_setup *setu
 			return op_usage_error("--cpu-buffer-size='%s': not a number of "
 					      "samples", o->cpu_buffer_size);
 		setup->cpu_buffer_size = n;
+	}
+	if (o->slice) {
+		if (odb_slices_parse_length(o->slice, &n, &err))
+			return op_usage_error("--slice: %s", err.msg);
+		setup->slice_ns = n ? n : ODB_SETUP_NO_SLICES;
 	}
 	return 0;
 }

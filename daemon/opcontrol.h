@@ -16,6 +16,7 @@ struct opcontrol_options {
 	int shutdown, reset, deinit, no_vmlinux, version, verbose_given;
 	char *event, *separate, *callgraph, *session_dir, *vmlinux, *image;
 	char *buffer_size, *cpu_buffer_size, *save, *verbose;
+	char *slice;
 };
 
 struct opcontrol {

@@ -371,6 +371,9 @@ static int status_offline(struct opcontrol *c)
 	printf("Events: %s\nSeparate: %s\nCall graph depth: %u\n",
 	       setup.events ? setup.events : "default", sb.buf ? sb.buf : "none",
 	       setup.callgraph);
+	op_strbuf_reset(&sb);
+	odb_setup_slice_text(odb_setup_slice_ns(&setup), &sb);
+	fputs(sb.buf, stdout);
 	printf("Kernel: %s\n", setup.no_vmlinux ? "no vmlinux" :
 	       setup.vmlinux ? setup.vmlinux : "no vmlinux (symbols from /proc/kallsyms)");
 	printf("Images:");

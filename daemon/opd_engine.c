@@ -35,6 +35,7 @@ struct opd_engine *opd_engine_new(const struct opd_engine_config *cfg)
 	e->comms.apps_only = !cfg->separate_thread;
 	opd_kernel_init(&e->kernel, &e->images, cfg->kernel_layout, cfg->vmlinux);
 	opd_stacks_init(&e->stacks);
+	opd_slices_init(&e->slices, cfg->slice_ns);
 	opd_sfiles_init(&e->sfiles, cfg->samples, cfg->events, &e->images,
 			cfg->cpu_speed, cfg->max_open_files);
 	opd_order_init(&e->order, cfg->nr_cpus, process_record, e);
@@ -53,6 +54,7 @@ void opd_engine_free(struct opd_engine *e)
 	opd_order_release(&e->order);
 	opd_sfiles_release(&e->sfiles);
 	opd_stacks_release(&e->stacks);
+	opd_slices_release(&e->slices);
 	opd_kernel_release(&e->kernel);
 	opd_procs_release(&e->procs);
 	opd_comms_release(&e->comms);
@@ -174,19 +176,30 @@ static int release_one(void *val, void *data)
 
 int opd_engine_finish(struct opd_engine *e)
 {
-	int ret, ret2;
+	int ret, ret2, ret3;
 
 	opd_order_flush_all(&e->order);
 	/* an exec still loading its program when profiling stopped */
 	op_hmap_for_each(&e->procs.by_tgid, release_one, e);
 	ret = opd_stacks_close(&e->stacks);
 	ret2 = opd_sfiles_release(&e->sfiles);
+	/* a slice file that cannot be written loses slices, not the run */
+	ret3 = opd_slices_close(&e->slices);
+	if (ret3 && !e->slices.first_error)
+		e->slices.first_error = ret3;
 	return ret2 ? ret2 : ret;
 }
 
 void opd_engine_flush(struct opd_engine *e)
 {
 	opd_order_flush_all(&e->order);
+	opd_slices_flush(&e->slices);
+}
+
+int opd_engine_slices_error(const struct opd_engine *e, uint64_t *dropped)
+{
+	*dropped = opd_slices_dropped(&e->slices);
+	return e->slices.first_error == ODB_ERR_SLICES_FULL ? 0 : e->slices.first_error;
 }
 
 int opd_engine_close_files(struct opd_engine *e, bool reset)
@@ -194,6 +207,9 @@ int opd_engine_close_files(struct opd_engine *e, bool reset)
 	int ret = opd_sfiles_close_all(&e->sfiles, reset);
 	int ret2 = opd_stacks_close(&e->stacks);
 
+	if (!ret)
+		ret = ret2;
+	ret2 = opd_slices_close(&e->slices);
 	if (!ret)
 		ret = ret2;
 

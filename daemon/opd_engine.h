@@ -33,6 +33,8 @@ struct opd_engine_config {
 	bool separate_thread;		/* --separate-thread: tgid and tid in names */
 	bool separate_cpu;		/* --separate-cpu: cpu in names */
 	bool callgraph;			/* record {cg} arcs from callchains */
+	uint64_t slice_ns;		/* time slices of this length (the
+					 * slices file, opd_slices.h); 0: none */
 	uint32_t nr_cpus;		/* queues: records of cpu >= this share queue 0 */
 	double cpu_speed;		/* MHz for headers, 0 if unknown */
 	const char *kernel_layout;	/* opd_kernel_layout() text, or NULL */
@@ -148,6 +150,12 @@ bool opd_engine_throttled(const struct opd_engine *e, uint32_t event_idx);
  * *path (borrowed).
  */
 int opd_engine_first_error(const struct opd_engine *e, const char **path);
+
+/*
+ * Why time slices were lost (0 if they were not) and the samples dropped
+ * at the slice file's size limit
+ */
+int opd_engine_slices_error(const struct opd_engine *e, uint64_t *dropped);
 
 /* number of sample files the engine has used */
 size_t opd_engine_nr_files(const struct opd_engine *e);

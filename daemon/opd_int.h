@@ -13,6 +13,7 @@
 #include "daemon/opd_proc.h"
 #include "daemon/opd_record.h"
 #include "daemon/opd_sfile.h"
+#include "daemon/opd_slices.h"
 #include "daemon/opd_stacks.h"
 #include "daemon/opd_stats.h"
 #include "libutil/op_hmap.h"
@@ -43,6 +44,7 @@ struct opd_engine {
 	struct op_strbuf ns_rec;	/* an MMAP2 record with its path fixed */
 	struct opd_jit_dumps jitdumps;	/* the jitdump files processes mapped */
 	struct opd_stacks stacks;	/* whole call stacks (--callgraph) */
+	struct opd_slices slices;	/* time slices (cfg.slice_ns) */
 };
 
 /* the event index of a perf id, or UINT32_MAX if unknown */

@@ -37,6 +37,8 @@ struct opd_sfile {
 	struct op_list lru;	/* on opd_sfiles.lru (open files) while open */
 	uint64_t last_use;	/* opd_sfiles.uses when last added to */
 	uint64_t retry_time;	/* after a failure: no retry before this */
+	uint32_t slice_gen;	/* opd_slices.gen when slice_id was given */
+	uint32_t slice_id;	/* its number in the slice file */
 	bool made;		/* opened (so on disk) at least once */
 	bool dirty;		/* added to since the last opd_sfiles_sync() */
 };

@@ -51,6 +51,34 @@ static void add(struct opd_engine *e, const struct opd_sfile_key *k, uint64_t ke
 }
 
 /*
+ * A stored sample into its slice of time: the file's number in the slice
+ * file is looked up once per file (and again after the file changed)
+ */
+static void add_slice(struct opd_engine *e, struct opd_sfile *f, uint64_t key)
+{
+	struct opd_slices *s = &e->slices;
+
+	if (!s->length_ns || s->failed)
+		return;
+	if (f->slice_gen != s->gen) {
+		struct op_strbuf name;
+		uint32_t id;
+		int ret;
+
+		op_strbuf_init(&name);
+		ret = opd_sfile_path(&e->sfiles, &f->key, &name);
+		if (!ret)
+			ret = opd_slices_file(s, e->cfg.samples, name.buf, &id);
+		op_strbuf_release(&name);
+		if (ret)
+			return;
+		f->slice_id = id;
+		f->slice_gen = s->gen;
+	}
+	opd_slices_add(s, f->slice_id, key, 1, e->now);
+}
+
+/*
  * A sample into its plain sample file.  A user mapping remembers the file
  * its samples went to (for one app and event), which spares the common
  * case the key hashing; separated profiles take the general path.
@@ -62,10 +90,9 @@ static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
 	struct opd_sfile *f;
 
 	if (!m || e->cfg.separate_thread || e->cfg.separate_cpu) {
-		add(e, k, w->offset, OPD_STAT_STORED, OPD_STAT_LOST_SAMPLEFILE);
-		return;
-	}
-	if (m->cache_sfile && m->cache_app == k->app && m->cache_event == k->event) {
+		f = opd_sfiles_get(&e->sfiles, k);
+	} else if (m->cache_sfile && m->cache_app == k->app &&
+		   m->cache_event == k->event) {
 		f = m->cache_sfile;
 	} else {
 		f = opd_sfiles_get(&e->sfiles, k);
@@ -73,8 +100,12 @@ static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
 		m->cache_app = k->app;
 		m->cache_event = k->event;
 	}
-	e->stats.count[opd_sfile_add(&e->sfiles, f, w->offset, 1, e->now) ?
-		       OPD_STAT_LOST_SAMPLEFILE : OPD_STAT_STORED]++;
+	if (opd_sfile_add(&e->sfiles, f, w->offset, 1, e->now)) {
+		e->stats.count[OPD_STAT_LOST_SAMPLEFILE]++;
+		return;
+	}
+	e->stats.count[OPD_STAT_STORED]++;
+	add_slice(e, f, w->offset);
 }
 
 /*

@@ -37,6 +37,7 @@
 #include "libdb/odb_session.h"
 #include "libdb/odb_session_info.h"
 #include "libdb/odb_stats.h"
+#include "libdb/odb_slices.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_dir.h"
 #include "libutil/op_error.h"
@@ -54,7 +55,7 @@
 static struct operf_options opts;
 
 /* string options go through handle_option(): see there */
-enum { OPT_EVENTS = 1, OPT_SESSION_DIR, OPT_VMLINUX, OPT_VERBOSE };
+enum { OPT_EVENTS = 1, OPT_SESSION_DIR, OPT_VMLINUX, OPT_VERBOSE, OPT_SLICE };
 
 static const struct poptOption options_table[] = {
 	{ "events", 'e', POPT_ARG_STRING, NULL, OPT_EVENTS,
@@ -71,6 +72,9 @@ static const struct poptOption options_table[] = {
 	  "add to the current profile instead of moving it to 'previous'", NULL },
 	{ "vmlinux", 'k', POPT_ARG_STRING, NULL, OPT_VMLINUX,
 	  "vmlinux file of the running kernel, for kernel samples", "FILE" },
+	{ "slice", '\0', POPT_ARG_STRING, NULL, OPT_SLICE,
+	  "also count samples per slice of time of this length (default 1 "
+	  "second; 100ms, 0.5 ...; 0: none), for time: in reports", "SECONDS" },
 	{ "lazy-conversion", 'l', POPT_ARG_NONE, &opts.lazy, 0,
 	  "record the raw sample stream and convert it after profiling", NULL },
 	{ "verbose", 'V', POPT_ARG_STRING, NULL, OPT_VERBOSE,
@@ -111,6 +115,9 @@ static int handle_option(int val, poptContext ctx, void *data)
 	case OPT_VMLINUX:
 		slot = &o->vmlinux;
 		break;
+	case OPT_SLICE:
+		slot = &o->slice;
+		break;
 	default:
 		slot = &o->verbose;
 		break;
@@ -125,6 +132,7 @@ static void options_release(struct operf_options *o)
 	free(o->events);
 	free(o->session_dir);
 	free(o->vmlinux);
+	free(o->slice);
 	free(o->verbose);
 }
 
@@ -190,6 +198,7 @@ static int start_engine(struct run *r)
 	r->cfg.separate_thread = r->o->separate_thread;
 	r->cfg.separate_cpu = r->o->separate_cpu;
 	r->cfg.callgraph = r->o->callgraph;
+	r->cfg.slice_ns = operf_slice_ns(r->o);
 	r->ns = opd_ns_new(NULL);
 	op_strbuf_init(&r->ns_buf);
 	if (!r->o->lazy) {
@@ -344,7 +353,7 @@ static int check_convert_usage(const struct operf_options *o, int nr_args)
 		return op_usage_error("--convert converts a recording: give no command, "
 				      "--pid or --system-wide");
 	if (o->events || o->callgraph || o->separate_thread || o->separate_cpu ||
-	    o->append || o->vmlinux || o->lazy)
+	    o->append || o->vmlinux || o->lazy || o->slice)
 		return op_usage_error("--convert takes the run's options from its "
 				      "recording: give only --session-dir and --verbose");
 	if (o->session_dir && !*o->session_dir)
@@ -372,6 +381,13 @@ static int check_usage(const struct operf_options *o, int nr_args)
 		return -1;
 	if (o->verbose && opd_front_parse_verbose(o->verbose))
 		return -1;
+	if (o->slice) {
+		struct op_err err = { "" };
+		uint64_t ns;
+
+		if (odb_slices_parse_length(o->slice, &ns, &err))
+			return op_usage_error("--slice: %s", err.msg);
+	}
 	return 0;
 }
 

@@ -91,6 +91,7 @@ int operf_convert(struct run *r)
 	r->cfg.separate_thread = info.separate_thread;
 	r->cfg.separate_cpu = info.separate_cpu;
 	r->cfg.callgraph = info.callgraph;
+	r->cfg.slice_ns = info.slice_ns;
 	r->cfg.vmlinux = info.vmlinux;
 	r->cfg.cpu_speed = opd_cpu_speed();
 	r->cfg.max_open_files = 1024;

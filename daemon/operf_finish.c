@@ -15,6 +15,7 @@
 #include "libdb/odb.h"
 #include "libdb/odb_session.h"
 #include "libdb/odb_session_info.h"
+#include "libdb/odb_slices.h"
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_dir.h"
@@ -42,6 +43,7 @@ void operf_write_info(struct run *r)
 		.separate_thread = r->o->separate_thread,
 		.separate_cpu = r->o->separate_cpu,
 		.callgraph = r->o->callgraph,
+		.slice_ns = r->cfg.slice_ns,
 	};
 	struct op_strbuf tool = OP_STRBUF_INIT;
 	int ret;
@@ -121,6 +123,33 @@ static int convert_stream(struct run *r)
 	return operf_replay(r);
 }
 
+/* time slices that could not all be written: the profile itself is whole */
+static void slices_summary(struct run *r)
+{
+	uint64_t dropped;
+	int err = opd_engine_slices_error(r->engine, &dropped);
+
+	if (err)
+		op_warning("cannot write the time slices (%s/%s): %s; time: in reports "
+			   "sees only what was written", r->session.current,
+			   ODB_SLICES_NAME, odb_strerror(err));
+	if (dropped)
+		op_warning("%llu sample%s not counted in time slices: the slice file "
+			   "reached its size limit of %llu MiB; use a longer --slice",
+			   (unsigned long long)dropped, dropped == 1 ? " was" : "s were",
+			   (unsigned long long)(ODB_SLICES_DEFAULT_LIMIT >> 20));
+}
+
+uint64_t operf_slice_ns(const struct operf_options *o)
+{
+	struct op_err err;
+	uint64_t ns = ODB_SLICES_DEFAULT_NS;
+
+	if (o->slice && odb_slices_parse_length(o->slice, &ns, &err))
+		OP_BUG("--slice was checked");
+	return ns;
+}
+
 /*
  * The run's figures, which add up: the samples taken are those written
  * and those lost, by cause (libdb's description, which the reports
@@ -154,6 +183,7 @@ static int summarize(struct run *r, bool log_written)
 	else if (lost)
 		op_warning("%s", sb.buf);
 	op_strbuf_release(&sb);
+	slices_summary(r);
 	if (arcs)
 		op_notice("operf: %llu call-graph arc%s not recorded: %s caller "
 			  "is in no known mapping", (unsigned long long)arcs,

@@ -36,7 +36,11 @@ struct operf_options {
 	int system_wide;
 	int pid;
 	int convert;
+	char *slice;		/* --slice, checked by check_usage() */
 };
+
+/* the slice length of --slice (checked before), 1 s when not given */
+uint64_t operf_slice_ns(const struct operf_options *o);
 
 /* everything one run needs, set up step by step by main() */
 struct run {

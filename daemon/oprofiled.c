@@ -327,6 +327,7 @@ static int start_engine(struct daemon *d)
 	d->cfg.separate_thread = d->setup.separate & ODB_SEPARATE_THREAD;
 	d->cfg.separate_cpu = d->setup.separate & ODB_SEPARATE_CPU;
 	d->cfg.callgraph = d->setup.callgraph > 0;
+	d->cfg.slice_ns = odb_setup_slice_ns(&d->setup);
 	d->cfg.images = (const char *const *)d->setup.images;
 	d->cfg.nr_images = d->setup.nr_images;
 	/* containers: their binaries named as this (the host's) namespace sees them */

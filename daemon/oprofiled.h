@@ -59,6 +59,8 @@ struct daemon {
 	uint64_t nr_dumps;
 	uint64_t write_errors;		/* session files not written */
 	int last_error;			/* the last sample-file error logged */
+	int last_slices_error;		/* the last slice-file error logged */
+	uint64_t slices_dropped;	/* samples dropped from slices, logged */
 	uint64_t next_sync_ms, next_files_ms, next_cpus_ms;
 };
 

@@ -24,6 +24,7 @@
 #include "daemon/oprofiled.h"
 #include "libdb/odb.h"
 #include "libdb/odb_session_info.h"
+#include "libdb/odb_setup.h"
 #include "libdb/odb_stats.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
@@ -60,6 +61,7 @@ static void write_info(struct daemon *d)
 		.separate_thread = d->cfg.separate_thread,
 		.separate_cpu = d->cfg.separate_cpu,
 		.callgraph = d->cfg.callgraph,
+		.slice_ns = d->cfg.slice_ns,
 	};
 	int ret;
 
@@ -81,12 +83,22 @@ static void log_sample_errors(struct daemon *d)
 {
 	const char *path;
 	int err = opd_engine_first_error(d->engine, &path);
+	uint64_t dropped;
 
 	if (err && err != d->last_error)
 		oprofiled_log("cannot write sample file '%s': %s (its samples are "
 			      "counted as lost; profiling goes on)", path,
 			      odb_strerror(err));
 	d->last_error = err;
+	err = opd_engine_slices_error(d->engine, &dropped);
+	if (err && err != d->last_slices_error)
+		oprofiled_log("cannot write the time slices: %s (the sample files "
+			      "are not affected)", odb_strerror(err));
+	d->last_slices_error = err;
+	if (dropped > d->slices_dropped)
+		oprofiled_log("%llu samples not counted in time slices: the slice file "
+			      "is at its size limit", (unsigned long long)dropped);
+	d->slices_dropped = dropped;
 }
 
 void oprofiled_write_files(struct daemon *d, bool all)
@@ -303,6 +315,7 @@ static void cmd_status(struct daemon *d, struct op_strbuf *out)
 	op_strbuf_addstr(out, "\nSeparate: ");
 	odb_setup_separate_text(d->setup.separate, out);
 	op_strbuf_addf(out, "\nCall graph depth: %u\n", d->setup.callgraph);
+	odb_setup_slice_text(odb_setup_slice_ns(&d->setup), out);
 	op_strbuf_addf(out, "Kernel: %s\n", d->perf.kernel_excluded ?
 		       "excluded (perf_event_paranoid)" : d->cfg.vmlinux ? d->cfg.vmlinux :
 		       "no vmlinux (symbols from /proc/kallsyms)");

@@ -152,7 +152,13 @@ static inline odb_index_t odb_hash(odb_key_t key, odb_index_t mask)
 	ODB_ERROR(STACKS_OTHER_EVENTS,					\
 		  "the existing stack file records other events")	\
 	ODB_ERROR(STACKS_OLD_VERSION,					\
-		  "the stack file is of version 1 (converted before adding)")
+		  "the stack file is of version 1 (converted before adding)") \
+	ODB_ERROR(SLICES_TRUNCATED,					\
+		  "slice file shorter than its header or its committed records") \
+	ODB_ERROR(SLICES_BAD_MAGIC, "not a slice file (bad magic)")	\
+	ODB_ERROR(SLICES_BAD_VERSION, "unsupported slice file version")	\
+	ODB_ERROR(SLICES_BAD_RECORD, "malformed record in the slice file") \
+	ODB_ERROR(SLICES_FULL, "slice file at its size limit")
 
 enum odb_error {
 	ODB_ERR_BASE = -5000,

@@ -128,6 +128,10 @@ struct odb_stacks_scan {
 /* check the header against the file's size (magic, version, events) */
 int odb_stacks_check_header(const struct odb_stacks_header *h, uint64_t file_size);
 
+/* the slice file's header against the file's size (odb_slices_read.c) */
+struct odb_slices_header;
+int odb_slices_check_header(const struct odb_slices_header *h, uint64_t size);
+
 /*
  * Check and index the records of map[sizeof header .. end) of a file of
  * version: 0, -ENOMEM or ODB_ERR_STACKS_BAD_RECORD (sc is then empty).

@@ -12,6 +12,7 @@
 #include "libdb/odb_int.h"
 #include "libdb/odb_session.h"
 #include "libdb/odb_session_info.h"
+#include "libdb/odb_slices.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
 #include "libutil/op_parse.h"
@@ -105,6 +106,8 @@ int odb_session_info_format(const struct odb_session_info *info, char **text,
 		add_line(&sb, "kernel-excluded", info->kernel_excluded_reason);
 	op_strbuf_addf(&sb, "separate-thread %d\nseparate-cpu %d\ncallgraph %d\n",
 		       info->separate_thread, info->separate_cpu, info->callgraph);
+	if (info->slice_ns)
+		op_strbuf_addf(&sb, "slice %" PRIu64 "\n", info->slice_ns);
 	if (info->vmlinux && *info->vmlinux)
 		add_line(&sb, "vmlinux", info->vmlinux);
 	if (op_strbuf_failed(&sb)) {
@@ -243,6 +246,8 @@ static int parse_line(struct odb_session_info *info, char *line)
 		parse_flag(&info->separate_cpu, v);
 	else if ((v = value_of(line, "callgraph")))
 		parse_flag(&info->callgraph, v);
+	else if ((v = value_of(line, "slice")))
+		op_parse_u64(v, 10, ODB_SLICES_MAX_NS, &info->slice_ns);
 	else if ((v = value_of(line, "vmlinux")) && *v)
 		return set_string(&info->vmlinux, v);
 	return 0;

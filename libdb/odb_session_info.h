@@ -13,6 +13,7 @@
  *	separate-thread 0|1
  *	separate-cpu 0|1
  *	callgraph 0|1
+ *	slice NS			time slices of NS ns (only when sliced)
  *	vmlinux PATH			operf --vmlinux
  *
  * with one event line per event (KIND "software" for a clock event, else
@@ -70,6 +71,7 @@ struct odb_session_info {
 	bool separate_thread;
 	bool separate_cpu;
 	bool callgraph;
+	uint64_t slice_ns;	/* time slices' length, 0 when none */
 	char *vmlinux;		/* operf --vmlinux; NULL when not given */
 };
 

@@ -10,6 +10,7 @@
 #include "libdb/odb.h"
 #include "libdb/odb_session.h"
 #include "libdb/odb_setup.h"
+#include "libdb/odb_slices.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_parse.h"
 
@@ -171,6 +172,8 @@ static bool values_readable(const struct odb_setup *setup)
 	if (has_newline(setup->events) || has_newline(setup->vmlinux) ||
 	    setup->callgraph > ODB_SETUP_MAX_DEPTH ||
 	    setup->buffer_size > UINT32_MAX || setup->cpu_buffer_size > UINT32_MAX ||
+	    (setup->slice_ns && setup->slice_ns != ODB_SETUP_NO_SLICES &&
+	     (setup->slice_ns < ODB_SLICES_MIN_NS || setup->slice_ns > ODB_SLICES_MAX_NS)) ||
 	    setup->nr_images > MAX_IMAGES)
 		return false;
 	for (i = 0; i < setup->nr_images; i++)
@@ -214,6 +217,10 @@ int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
 		op_strbuf_addf(sb, "%s%s", i ? "," : "", setup->images[i]);
 	op_strbuf_addf(sb, "\nbuffer-size=%" PRIu64 "\n", setup->buffer_size);
 	op_strbuf_addf(sb, "cpu-buffer-size=%" PRIu64 "\n", setup->cpu_buffer_size);
+	if (setup->slice_ns == ODB_SETUP_NO_SLICES)
+		op_strbuf_addstr(sb, "slice=none\n");
+	else
+		op_strbuf_addf(sb, "slice=%" PRIu64 "\n", setup->slice_ns);
 	if (op_strbuf_failed(sb))
 		return -ENOMEM;
 	/* a long --image or --event list: the reader would refuse the line */
@@ -226,12 +233,12 @@ int odb_setup_format(const struct odb_setup *setup, struct op_strbuf *sb)
 
 enum setup_key {
 	KEY_EVENTS, KEY_SEPARATE, KEY_CALLGRAPH, KEY_VMLINUX, KEY_NO_VMLINUX,
-	KEY_IMAGE, KEY_BUFFER_SIZE, KEY_CPU_BUFFER_SIZE, NR_KEYS
+	KEY_IMAGE, KEY_BUFFER_SIZE, KEY_CPU_BUFFER_SIZE, KEY_SLICE, NR_KEYS
 };
 
 static const char *const key_names[NR_KEYS] = {
 	"events", "separate", "callgraph", "vmlinux", "no-vmlinux", "image",
-	"buffer-size", "cpu-buffer-size",
+	"buffer-size", "cpu-buffer-size", "slice",
 };
 
 static int set_string(char **slot, const char *value)
@@ -274,6 +281,17 @@ static int set_value(struct odb_setup *setup, enum setup_key key, const char *v,
 		break;
 	case KEY_CPU_BUFFER_SIZE:
 		ret = op_parse_u64(v, 10, UINT32_MAX, &setup->cpu_buffer_size);
+		break;
+	case KEY_SLICE:
+		if (!strcmp(v, "none")) {
+			setup->slice_ns = ODB_SETUP_NO_SLICES;
+			break;
+		}
+		ret = op_parse_u64(v, 10, ODB_SLICES_MAX_NS, &n);
+		if (!ret && n && n < ODB_SLICES_MIN_NS)
+			ret = -ERANGE;
+		if (!ret)
+			setup->slice_ns = n;
 		break;
 	default:
 		return -EINVAL;
@@ -392,4 +410,19 @@ void odb_setup_release(struct odb_setup *setup)
 	free(setup->vmlinux);
 	free_images(setup);
 	memset(setup, 0, sizeof(*setup));
+}
+
+uint64_t odb_setup_slice_ns(const struct odb_setup *setup)
+{
+	if (setup->slice_ns == ODB_SETUP_NO_SLICES)
+		return 0;
+	return setup->slice_ns ? setup->slice_ns : ODB_SLICES_DEFAULT_NS;
+}
+
+void odb_setup_slice_text(uint64_t slice_ns, struct op_strbuf *sb)
+{
+	if (slice_ns)
+		op_strbuf_addf(sb, "Time slices: %g s\n", slice_ns / 1e9);
+	else
+		op_strbuf_addstr(sb, "Time slices: none\n");
 }

@@ -15,6 +15,8 @@
  *	image=PATH[,PATH...]		empty: every binary
  *	buffer-size=SAMPLES		0: the default
  *	cpu-buffer-size=SAMPLES		0: the default
+ *	slice=NS|none			time slices of NS ns (1 ms .. 1 h),
+ *					0: the default (1 s), none: no slices
  *
  * A missing key takes its default; lines may end in CRLF.  An unknown
  * key, a key given twice, a bad value (an empty word or path among commas
@@ -58,7 +60,17 @@ struct odb_setup {
 	size_t nr_images;
 	uint64_t buffer_size;	/* samples, 0 for the default */
 	uint64_t cpu_buffer_size;	/* samples per cpu, 0 for the default */
+	uint64_t slice_ns;	/* time slices: 0 for the default (1 s),
+				 * ODB_SETUP_NO_SLICES for none */
 };
+
+#define ODB_SETUP_NO_SLICES UINT64_MAX
+
+/* the slice length setup asks for: ns, 0 for none */
+uint64_t odb_setup_slice_ns(const struct odb_setup *setup);
+
+/* "Time slices: 0.25 s\n" or "Time slices: none\n" appended to sb */
+void odb_setup_slice_text(uint64_t slice_ns, struct op_strbuf *sb);
 
 /*
  * Parse a --separate value ("none", or a comma list of lib, kernel,

@@ -198,6 +198,11 @@ static int run(poptContext ctx)
 	if (job.nr_sides == 2) {
 		op_usage_error("oparchive takes one profile, not a differential { } { }");
 		status = 2;
+	} else if (job.spec.first.time.nr) {
+		op_usage_error("oparchive copies whole sample files, not time slices: "
+			       "archive without time: (the slices go along) and give "
+			       "time: to the report tools reading the archive");
+		status = 2;
 	} else if (job.spec.first.archive) {
 		op_usage_error("the profile is already an archive: copy its directory");
 		status = 2;

@@ -43,6 +43,7 @@ struct opreport_options {
 	int folded;		/* --format=folded */
 	int html;		/* --format=html */
 	int pprof;		/* --format=pprof */
+	int timeline;		/* --format=timeline */
 	char *format;
 	char *output_file;
 	char *sort;
@@ -80,7 +81,8 @@ static const struct poptOption options_table[] = {
 	{ "format", 0, POPT_ARG_STRING, &opts.format, 0,
 	  "write the report in format NAME: text (the default), xml, callgrind, "
 	  "folded (collapsed stacks), html (one page with a flame graph), "
-	  "pprof (gzip-compressed profile.proto)",
+	  "pprof (gzip-compressed profile.proto), timeline (samples per time "
+	  "slice of the hottest symbols)",
 	  "NAME" },
 	{ "global-percent", '%', POPT_ARG_NONE, &opts.global_percent, 0,
 	  "make every percentage relative to the whole profile", NULL },
@@ -172,6 +174,7 @@ static const struct {
 	{ offsetof(struct opreport_options, folded), PP_MODE_FOLDED },
 	{ offsetof(struct opreport_options, html), PP_MODE_HTML },
 	{ offsetof(struct opreport_options, pprof), PP_MODE_PPROF },
+	{ offsetof(struct opreport_options, timeline), PP_MODE_TIMELINE },
 	{ offsetof(struct opreport_options, callgraph), PP_MODE_CALLGRAPH },
 	{ offsetof(struct opreport_options, symbols), PP_MODE_SYMBOLS },
 	{ offsetof(struct opreport_options, details), PP_MODE_SYMBOLS },
@@ -209,7 +212,7 @@ static bool shows_symbols(void)
 {
 	return opts.symbols || opts.details || opts.debug_info || opts.accumulated ||
 	       opts.show_address || opts.callgraph || opts.xml || opts.callgrind ||
-	       opts.folded || opts.html || opts.pprof;
+	       opts.folded || opts.html || opts.pprof || opts.timeline;
 }
 
 /* the flag of each --format name (text: none, the default) */
@@ -223,6 +226,7 @@ static const struct {
 	{ "folded", &opts.folded },
 	{ "html", &opts.html },
 	{ "pprof", &opts.pprof },
+	{ "timeline", &opts.timeline },
 };
 
 /* --format=NAME: sets its flag; 2 for a name no format has */
@@ -308,6 +312,16 @@ static int validate(struct pp_report_opts *ro)
 			       "text, XML, HTML and callgrind reports", opts.format);
 		return 2;
 	}
+	if (opts.timeline && (opts.xml || opts.callgraph || opts.details ||
+			      opts.accumulated || opts.confidence_given ||
+			      opts.threshold_lower || opts.nr_metrics)) {
+		op_usage_error("--format=timeline cannot be combined with %s",
+			       opts.xml ? "--xml" : opts.callgraph ? "--callgraph" :
+			       opts.details ? "--details" :
+			       opts.accumulated ? "--accumulated" :
+			       opts.nr_metrics ? "--metric" : "--confidence");
+		return 2;
+	}
 	if (opts.threshold_lower && !(opts.common.threshold > 0))
 		op_warning("--threshold-lower has no effect without --threshold");
 	if (opts.xml && (opts.accumulated || opts.global_percent)) {
@@ -331,7 +345,8 @@ static int validate_differential(void)
 			   opts.details ? "--details" :
 			   opts.folded ? "--format=folded" :
 			   opts.html ? "--format=html" :
-			   opts.pprof ? "--format=pprof" : NULL;
+			   opts.pprof ? "--format=pprof" :
+			   opts.timeline ? "--format=timeline" : NULL;
 
 	if (!what)
 		return 0;
@@ -397,6 +412,28 @@ static int report(struct ppt_job *job, const struct pp_report_opts *ro)
 }
 
 /*
+ * --format=timeline over the whole session when the specification takes
+ * no time: (a copy of args with "time:0-" added, for the caller to free;
+ * else NULL)
+ */
+static const char **whole_time(const char **args, int *nr)
+{
+	const char **v;
+	int i;
+
+	if (!opts.timeline)
+		return NULL;
+	for (i = 0; i < *nr; i++)
+		if (!strncmp(args[i], "time:", 5))
+			return NULL;
+	v = op_xcalloc((size_t)*nr + 2, sizeof(*v));
+	if (*nr)
+		memcpy(v, args, (size_t)*nr * sizeof(*v));
+	v[(*nr)++] = "time:0-";
+	return v;
+}
+
+/*
  * argv with each bare --confidence (before any "--") as
  * --confidence=95: an optional value is taken only when attached with
  * '=', as getopt takes one, so that "--confidence image:ls" keeps its
@@ -424,7 +461,7 @@ int main(int argc, char **argv)
 {
 	struct pp_report_opts ro = { 0 };
 	struct ppt_job job;
-	const char **args;
+	const char **args, **timed = NULL;
 	poptContext ctx;
 	int nr, status;
 	char *cmd = NULL;
@@ -448,6 +485,9 @@ int main(int argc, char **argv)
 		goto out_ctx;
 	op_debug_phase("options parsed");
 	args = op_popt_args(ctx, &nr);
+	timed = whole_time(args, &nr);
+	if (timed)
+		args = timed;
 	opts.common.symbols = pp_output_choose(modes_of(&opts, false))->needs & PP_NEEDS_SYMBOLS;
 	status = ppt_job_start(&job, &opts.common, opts.xml, nr, args);
 	if (!status && job.nr_sides == 2)
@@ -465,6 +505,7 @@ int main(int argc, char **argv)
 	ppt_job_release(&job);
 out_ctx:
 	free(cmd);
+	free(timed);
 	poptFreeContext(ctx);
 	free(av);
 	options_release();

@@ -18,6 +18,7 @@
 
 #include "libdb/odb_abi.h"
 #include "libdb/odb_stats.h"
+#include "libpp/profile/pp_time.h"
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_error.h"
@@ -237,6 +238,63 @@ static int list_side(struct ppt_job *job, int side, const struct pp_spec *spec)
 	return 0;
 }
 
+/* what time: took on one side, appended to sb */
+static void time_side(struct op_strbuf *sb, const struct pp_spec *spec,
+		      const struct pp_file_list *list)
+{
+	size_t n = pp_time_nr_points(list->time), i;
+	uint64_t first, last, len, len0;
+	bool same = true;
+
+	pp_time_point(list->time, 0, &first, &len0);
+	for (i = 0; i < n; i++) {
+		pp_time_point(list->time, i, &last, &len);
+		same = same && len == len0;
+	}
+	op_strbuf_addf(sb, "%.3f s to %.3f s of the session, %zu slice%s",
+		       first / 1e9, (last + len) / 1e9, n, n == 1 ? "" : "s");
+	if (same)
+		op_strbuf_addf(sb, " of %g s", len0 / 1e9);
+	op_strbuf_addstr(sb, " (");
+	for (i = 0; i < spec->time.nr; i++)
+		op_strbuf_addf(sb, "%s%s", i ? "," : "time:", spec->time.items[i]);
+	op_strbuf_addch(sb, ')');
+}
+
+/*
+ * time: the header's line saying which slices were taken; warnings for
+ * call-graph files left out (arcs are not sliced) and slices dropped
+ */
+static void time_notes(struct ppt_job *job)
+{
+	struct op_strbuf sb = OP_STRBUF_INIT;
+	size_t unsliced = 0;
+	uint64_t dropped = 0;
+	int side;
+
+	for (side = 0; side < job->nr_sides; side++) {
+		const struct pp_file_list *list = &job->files[side];
+
+		if (!list->time || !pp_time_nr_points(list->time))
+			continue;
+		op_strbuf_addstr(&sb, sb.len ? "; then " : "Time: ");
+		time_side(&sb, side ? &job->spec.second : &job->spec.first, list);
+		unsliced += list->nr_unsliced;
+		dropped += pp_time_dropped(list->time);
+	}
+	if (sb.len && !(job->time_note = op_strbuf_detach(&sb)))
+		op_die(1, "out of memory");
+	op_strbuf_release(&sb);
+	if (unsliced)
+		op_warning("time: %zu call-graph file%s left out: call-graph arcs "
+			   "are recorded for the whole run, not per slice", unsliced,
+			   unsliced == 1 ? " was" : "s were");
+	if (dropped)
+		op_warning("time: %llu sample%s missing from the slices: the slice "
+			   "file reached its size limit while recording",
+			   (unsigned long long)dropped, dropped == 1 ? " is" : "s are");
+}
+
 static int build_side(struct ppt_job *job, int side)
 {
 	struct op_err err = { "" };
@@ -287,12 +345,12 @@ static void kernel_ahead(struct ppt_job *job)
 	job->kernel_ahead = pp_symtab_ahead_start(&kernel_id, true, &job->sym_opts);
 }
 
-int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
+int ppt_job_begin(struct ppt_job *job, const struct ppt_common_options *o,
 		  bool xml_classes, int argc, const char *const *argv)
 {
 	struct op_err err = { "" };
 	const struct pp_spec *first;
-	int ret, side;
+	int ret;
 
 	memset(job, 0, sizeof(*job));
 	keep_freed_memory();
@@ -325,6 +383,19 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 	if (o->image_path)
 		job->image_paths = ppt_split_list(o->image_path);
 	symbol_options(job, o);
+	return 0;
+}
+
+int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
+		  bool xml_classes, int argc, const char *const *argv)
+{
+	const struct pp_spec *first;
+	int ret, side;
+
+	ret = ppt_job_begin(job, o, xml_classes, argc, argv);
+	if (ret)
+		return ret;
+	first = &job->spec.first;
 	if (o->symbols)
 		kernel_ahead(job);
 	for (side = 0; side < job->nr_sides; side++) {
@@ -332,6 +403,7 @@ int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
 		if (ret)
 			return ret;
 	}
+	time_notes(job);
 	op_debug_phase("sample files listed");
 	warn_odd_files(&job->sd, pp_spec_sessions(first)->items[0]);
 	warn_foreign_abi(&job->sd);
@@ -386,6 +458,7 @@ void ppt_job_release(struct ppt_job *job)
 	ppt_free_list(job->include);
 	ppt_free_list(job->exclude);
 	pp_notes_release(&job->notes);
+	free(job->time_note);
 }
 
 void ppt_job_report_opts(const struct ppt_job *job, const struct ppt_common_options *o,
@@ -397,6 +470,7 @@ void ppt_job_report_opts(const struct ppt_job *job, const struct ppt_common_opti
 	ro->exclude_symbols = (const char *const *)job->exclude;
 	ro->merge_list = o->merge;
 	ro->image_path = o->image_path;
+	ro->time_note = job->time_note;
 }
 
 int ppt_job_run(struct ppt_job *job, const struct pp_output *output,
@@ -406,6 +480,7 @@ int ppt_job_run(struct ppt_job *job, const struct pp_output *output,
 		.profiles = { &job->profile[0], &job->profile[1] },
 		.nr_profiles = (size_t)job->nr_sides,
 		.info = &job->info,
+		.files = { &job->files[0], &job->files[1] },
 		.o = ro,
 		.notes = &job->notes,
 	};

@@ -34,6 +34,7 @@ struct ppt_job {
 	struct pp_notes notes;		/* printed as warnings, each once */
 	int nr_sides;
 	struct pp_symtab_ahead *kernel_ahead;	/* until the profile is built */
+	char *time_note;		/* time: the header's "Time:" line, or NULL */
 };
 
 /*
@@ -43,6 +44,14 @@ struct ppt_job {
  * job in every case.
  */
 int ppt_job_start(struct ppt_job *job, const struct ppt_common_options *o,
+		  bool xml_classes, int argc, const char *const *argv);
+
+/*
+ * The first half of ppt_job_start(): the spec parsed, the session
+ * directory found, what operf recorded read and the symbol options set,
+ * no file listed (optop lists them again and again).  The same returns.
+ */
+int ppt_job_begin(struct ppt_job *job, const struct ppt_common_options *o,
 		  bool xml_classes, int argc, const char *const *argv);
 void ppt_job_release(struct ppt_job *job);
 

@@ -66,6 +66,7 @@ static const struct odb_setup full = {
 	.nr_images = ARRAY_SIZE(full_images),
 	.buffer_size = UINT32_MAX,
 	.cpu_buffer_size = 8192,
+	.slice_ns = 250000000,
 };
 
 static const char full_text[] =
@@ -77,7 +78,8 @@ static const char full_text[] =
 	"no-vmlinux=1\n"
 	"image=/bin/ls,/usr/lib/x86_64-linux-gnu/libc.so.6\n"
 	"buffer-size=4294967295\n"
-	"cpu-buffer-size=8192\n";
+	"cpu-buffer-size=8192\n"
+	"slice=250000000\n";
 
 static const char default_text[] =
 	"# oprofiled setup, written by opcontrol\n"
@@ -88,7 +90,8 @@ static const char default_text[] =
 	"no-vmlinux=0\n"
 	"image=\n"
 	"buffer-size=0\n"
-	"cpu-buffer-size=0\n";
+	"cpu-buffer-size=0\n"
+	"slice=0\n";
 
 static bool same_string(const char *a, const char *b)
 {
@@ -105,7 +108,7 @@ static bool same_setup(const struct odb_setup *a, const struct odb_setup *b)
 	    a->callgraph != b->callgraph || !same_string(a->vmlinux, b->vmlinux) ||
 	    a->no_vmlinux != b->no_vmlinux || a->nr_images != b->nr_images ||
 	    a->buffer_size != b->buffer_size ||
-	    a->cpu_buffer_size != b->cpu_buffer_size)
+	    a->cpu_buffer_size != b->cpu_buffer_size || a->slice_ns != b->slice_ns)
 		return false;
 	for (i = 0; i < a->nr_images; i++)
 		if (!same_string(a->images[i], b->images[i]))
@@ -455,6 +458,10 @@ static void test_parse_errors(void **state)
 		  .msg = "line 1: bad value '1e3'" },
 		{ .line = __LINE__, .text = "cpu-buffer-size=18446744073709551616",
 		  .msg = "line 1: bad value '18446744073709551616'" },
+		{ .line = __LINE__, .text = "slice=999999", .msg = "line 1: bad value '999999'" },
+		{ .line = __LINE__, .text = "slice=3600000000001",
+		  .msg = "line 1: bad value '3600000000001'" },
+		{ .line = __LINE__, .text = "slice=off", .msg = "line 1: bad value 'off'" },
 		/* the value is cut in the message */
 		{ .line = __LINE__,
 		  .text = "buffer-size=1234567890123456789012345678901234567890123",
@@ -530,6 +537,9 @@ static void test_parse_ok(void **state)
 		{ .line = __LINE__, .text = "events= a=b #c \nvmlinux=#v",
 		  .want = { .events = S(" a=b #c "), .vmlinux = S("#v") } },
 		{ .line = __LINE__, .text = "image=all", .want = { 0 } },
+		{ .line = __LINE__, .text = "slice=none",
+		  .want = { .slice_ns = ODB_SETUP_NO_SLICES } },
+		{ .line = __LINE__, .text = "slice=1000000", .want = { .slice_ns = 1000000 } },
 		{ .line = __LINE__, .text = "image=/x,/y\n",
 		  .want = { .images = (char *[]){ S("/x"), S("/y") }, .nr_images = 2 } },
 		/* any order */
@@ -660,6 +670,8 @@ static void test_format_refuses(void **state)
 		{ .line = __LINE__, .setup = { .callgraph = ODB_SETUP_MAX_DEPTH + 1 } },
 		{ .line = __LINE__, .setup = { .buffer_size = (uint64_t)UINT32_MAX + 1 } },
 		{ .line = __LINE__, .setup = { .cpu_buffer_size = UINT64_MAX } },
+		{ .line = __LINE__, .setup = { .slice_ns = 999999 } },
+		{ .line = __LINE__, .setup = { .slice_ns = 3600000000001ull } },
 	};
 	size_t i;
 

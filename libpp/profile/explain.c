@@ -27,6 +27,7 @@
 #include <strings.h>
 
 #include "libpp/profile/pp_session.h"
+#include "libpp/profile/pp_time.h"
 #include "libutil/op_alloc.h"
 #include "libutil/op_file.h"
 #include "libutil/op_strbuf.h"
@@ -435,8 +436,8 @@ static void add_culprits(struct op_strbuf *sb, const struct pp_spec *spec,
 	if (nr_none)
 		return;
 	if (!nr_tags) {
-		op_strbuf_addf(sb, "every one of the %zu sample files matches\n",
-			       f->nr_files);
+		op_strbuf_addf(sb, "every one of the %zu sample files matches%s\n",
+			       f->nr_files, spec->time.nr ? " the other tags" : "");
 		return;
 	}
 	op_strbuf_addstr(sb, "no file matches all of: ");
@@ -451,6 +452,29 @@ static void add_culprits(struct op_strbuf *sb, const struct pp_spec *spec,
 			       kept[i] == 1 ? "" : "s");
 	}
 	op_strbuf_addch(sb, '\n');
+}
+
+/* what time the slices of each session cover, when time: found nothing */
+static void add_time_spans(struct op_strbuf *sb, const struct pp_session_dir *sd,
+			   const struct pp_spec *spec)
+{
+	const struct pp_spec_list *sessions = pp_spec_sessions(spec);
+	char q[QUOTE_SIZE];
+	size_t i;
+
+	for (i = 0; i < sessions->nr; i++) {
+		char *dir = pp_session_path(sd, sessions->items[i]);
+		uint64_t lo, hi;
+
+		op_strbuf_addf(sb, "time: session '%s' ",
+			       op_quote(q, sizeof(q), sessions->items[i]));
+		if (pp_time_span(dir, &lo, &hi))
+			op_strbuf_addstr(sb, "has no time slices\n");
+		else
+			op_strbuf_addf(sb, "has samples from %.3f s to %.3f s\n",
+				       lo / 1e9, hi / 1e9);
+		free(dir);
+	}
 }
 
 static void found_release(struct found *f)
@@ -498,6 +522,8 @@ char *pp_session_explain(const struct pp_session_dir *sd,
 	if (f.nr_files) {
 		add_contents(&sb, &f);
 		add_culprits(&sb, spec, &f);
+		if (spec->time.nr)
+			add_time_spans(&sb, sd, spec);
 	} else if (f.nr_lists) {
 		op_strbuf_addstr(&sb, "no sample files in the sessions searched\n");
 		if (!f.nr_bad)

@@ -83,9 +83,19 @@ static int file_dir(struct file_reader *fr, const char *path, const char *next,
 	return fr->dirfd;
 }
 
+/* room for extra more pairs in *kv */
+static void kv_reserve(struct op_kv **kv, size_t nr, size_t *alloc, size_t extra)
+{
+	if (nr + extra > *alloc) {
+		*alloc = (nr + extra) * 2;
+		*kv = op_xreallocarray(*kv, *alloc, sizeof(**kv));
+	}
+}
+
 /*
- * Append the nodes of files[i] to *kv.  Returns 0 or the odb error (the
- * file is then skipped; err names it).
+ * Append the nodes of files[i] to *kv (with time:, the samples of its
+ * slices selected, time.c).  Returns 0 or the odb error (the file is
+ * then skipped; err names it).
  */
 static int read_file(struct file_reader *fr, const struct pp_sample_file *const *files,
 		     size_t nr_files, size_t i, struct op_kv **kv, size_t *nr,
@@ -96,6 +106,15 @@ static int read_file(struct file_reader *fr, const struct pp_sample_file *const 
 	int dirfd, ret;
 	size_t k;
 
+	if (files[i]->sliced) {
+		kv_reserve(kv, *nr, alloc, files[i]->nr_kc);
+		for (k = 0; k < files[i]->nr_kc; k++) {
+			(*kv)[*nr + k].key = files[i]->kc[k].key;
+			(*kv)[*nr + k].value = files[i]->kc[k].count;
+		}
+		*nr += files[i]->nr_kc;
+		return 0;
+	}
 	dirfd = file_dir(fr, path, i + 1 < nr_files ? files[i + 1]->path : NULL, &name);
 	ret = odb_reader_read(&fr->odb, dirfd, name, &snap);
 	if (ret) {
@@ -103,10 +122,7 @@ static int read_file(struct file_reader *fr, const struct pp_sample_file *const 
 			   odb_strerror(ret));
 		return ret;
 	}
-	if (*nr + snap.nr > *alloc) {
-		*alloc = (*nr + snap.nr) * 2;
-		*kv = op_xreallocarray(*kv, *alloc, sizeof(**kv));
-	}
+	kv_reserve(kv, *nr, alloc, snap.nr);
 	for (k = 0; k < snap.nr; k++) {
 		(*kv)[*nr + k].key = snap.nodes[k].key;
 		(*kv)[*nr + k].value = snap.nodes[k].value;
@@ -499,4 +515,28 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 		return PP_PROFILE_ERR_UNREADABLE;
 	}
 	return 0;
+}
+
+void pp_profile_unload(struct pp_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_groups; i++) {
+		struct pp_group *g = &p->groups[i];
+
+		free(g->kc);
+		g->kc = NULL;
+		g->nr_kc = 0;
+		g->total = 0;
+		g->nr_read = 0;
+		g->loaded = false;
+	}
+	for (i = 0; i < p->nr_cg; i++) {
+		free(p->cg[i].kc);
+		p->cg[i].kc = NULL;
+		p->cg[i].nr_kc = 0;
+		p->cg[i].loaded = false;
+	}
+	for (i = 0; i < p->nr_classes; i++)
+		p->classes[i].total = 0;
 }

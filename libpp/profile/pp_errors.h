@@ -19,7 +19,8 @@
 	PP_PROFILE_ERROR(AXES, "samples differ along two axes")		\
 	PP_PROFILE_ERROR(EMPTY, "no sample files")			\
 	PP_PROFILE_ERROR(BAD_MERGE, "bad --merge value")		\
-	PP_PROFILE_ERROR(UNREADABLE, "no sample file could be read")
+	PP_PROFILE_ERROR(UNREADABLE, "no sample file could be read")	\
+	PP_PROFILE_ERROR(NO_SLICES, "the session has no time slices")
 
 enum pp_profile_error {
 	PP_PROFILE_ERR_BASE = -7200,

@@ -194,6 +194,13 @@ int pp_profile_load(struct pp_profile *p, bool symbols, struct pp_notes *n,
 		    struct op_err *err);
 
 /*
+ * Forget the samples read (groups, arcs, class totals), keeping the
+ * symbol tables, so that the next pp_profile_load() reads them again:
+ * after pp_time_select() changed what the files hold
+ */
+void pp_profile_unload(struct pp_profile *p);
+
+/*
  * The symbol table of image i, loaded on first use (see pp_symbols.h),
  * its extent for a missing binary reaching the largest key of the
  * image's loaded groups.  Never NULL (a binary that cannot be read gives

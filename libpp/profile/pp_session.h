@@ -39,10 +39,16 @@ void pp_session_dir_release(struct pp_session_dir *sd);
 char *pp_session_path(const struct pp_session_dir *sd, const char *name);
 
 /* one sample file found in a session */
+struct pp_kc;
 struct pp_sample_file {
 	char *path;		/* absolute, below the resolved session path */
 	char *session;		/* the session name it was found in */
 	struct odb_name name;	/* parsed from its path */
+	/* with time:, the samples are those of the slices selected, not
+	 * the file's (pp_time.h): sorted distinct keys */
+	bool sliced;
+	struct pp_kc *kc;
+	size_t nr_kc;
 };
 
 /* a file under a session that looked like a sample file but is not */
@@ -58,6 +64,8 @@ struct pp_file_list {
 					 * regular, reported by callers */
 	size_t nr_bad;
 	size_t nr_other;		/* files that are not sample files (stats/...) */
+	struct pp_time *time;		/* time: given: the slices (pp_time.h) */
+	size_t nr_unsliced;		/* time: dropped these call-graph files */
 };
 
 /*
@@ -69,8 +77,12 @@ struct pp_file_list {
  * ({anon:NAME}/PID.jo), all counted in nr_other; malformed names go to
  * bad.  Files come session by session, each walked in sorted order (the
  * same on every run); a session named twice is listed once.  Symbolic
- * links inside a session are not followed.  The caller frees with
- * pp_file_list_release().
+ * links inside a session are not followed.  With time: in spec, each
+ * session's slice file is read (none is PP_PROFILE_ERR_NO_SLICES, a
+ * damaged one its libdb error, err naming it); the files then hold the
+ * samples of the slices selected, those without any and the call-graph
+ * files (not sliced, counted in nr_unsliced) left out.  The caller frees
+ * with pp_file_list_release().
  */
 int pp_session_list(const struct pp_session_dir *sd, const struct pp_spec *spec,
 		    struct pp_file_list *list, struct op_err *err);

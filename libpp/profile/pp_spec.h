@@ -4,7 +4,7 @@
  * PROFILE SPECIFICATIONS):
  *	session:LIST  session-exclude:LIST  image:LIST  image-exclude:LIST
  *	lib-image:LIST  lib-image-exclude:LIST  event:LIST  count:LIST
- *	unit-mask:LIST  cpu:LIST  tgid:LIST  tid:LIST  archive:PATH
+ *	unit-mask:LIST  cpu:LIST  tgid:LIST  tid:LIST  time:LIST  archive:PATH
  * LIST is comma-separated, "\," is a literal comma; image lists take
  * globs (fnmatch); a bare argument is image:ARG, one image (not split at
  * commas).  A tag given twice adds to its list.  An unknown tag is an
@@ -23,6 +23,10 @@
  * and never implemented lib-image-exclude:).  cpu:, tgid: and tid: never
  * match a file whose field is "all" (not separated), as in OProfile 1.x;
  * an "all" item in the list matches every file.
+ *
+ * time: takes ranges of seconds from the session's start, START-END
+ * (either end may be left out), and keeps the samples of the time slices
+ * that overlap one of them (libpp/profile/time.c); it matches every name.
  */
 #ifndef PP_SPEC_H
 #define PP_SPEC_H
@@ -54,6 +58,7 @@ struct pp_spec {
 	struct pp_spec_list cpu;		/* decimal numbers */
 	struct pp_spec_list tgid;
 	struct pp_spec_list tid;
+	struct pp_spec_list time;		/* START-END items */
 	char *archive;				/* archive:PATH, or NULL */
 };
 
@@ -88,6 +93,17 @@ const char *pp_spec_reject(const struct pp_spec *spec, const char *session,
 
 /* the sessions spec selects, in order (default "current") */
 const struct pp_spec_list *pp_spec_sessions(const struct pp_spec *spec);
+
+/* a time: item: [start_ns, end_ns), end_ns UINT64_MAX when open */
+struct pp_time_range {
+	uint64_t start_ns;
+	uint64_t end_ns;
+};
+
+/* parse "2-3", "2.5-", "-10" into *r, or "4" (the slice holding that
+ * instant: [4 s, 4 s + 1 ns)): 0, or -EINVAL (also when END is not after
+ * START) */
+int pp_spec_time_parse(const char *item, struct pp_time_range *r);
 
 /* "archive, session, session-exclude, image, ..." (static) */
 const char *pp_spec_valid_tags(void);

@@ -94,6 +94,7 @@ static inline const struct pp_stack_frame *pp_stack_leaf(const struct pp_stacks 
  * Read the stack files of p's sessions.  Returns 0 when at least one was
  * read, -ENOENT when the sessions have none, -ENOTSUP when p's classes
  * are threads, processes or CPUs (which stack files do not tell apart),
+ * -ERANGE when p's samples are time slices (time:; stacks are not sliced),
  * or the error of a file that
  * cannot be read (noted through n as unusable: the caller falls back on
  * the arcs).  Samples whose stacks did not fit a file are noted too.

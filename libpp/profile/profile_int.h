@@ -24,6 +24,14 @@ int pp_walk_session(const char *dir, const char *session, const struct pp_spec *
 		    struct pp_file_list *list, size_t *alloc, struct op_err *err);
 
 /*
+ * Apply spec's time: to the files list[first ..] of session dir (see
+ * pp_session_list()): 0 or an error, err saying it (time.c)
+ */
+int pp_time_apply(const char *dir, const char *session, const struct pp_spec *spec,
+		  struct pp_file_list *list, size_t first, struct op_err *err);
+void pp_time_free(struct pp_time *t);
+
+/*
  * Each line of the session text file dir/name (at most max bytes; read
  * only when a regular file of this user or root, not through a symlink)
  * to fn, cut in place; a file that cannot be read has no lines.  Dies

@@ -225,9 +225,13 @@ static int list_sessions(const struct pp_session_dir *sd,
 		} else if (contains(seen, nr_seen, real)) {
 			free(real);	/* the same directory under two names */
 		} else {
+			size_t first = list->nr;
+
 			seen[nr_seen++] = real;
 			ret = pp_walk_session(real, name, filter ? spec : NULL, list,
 					      &alloc, err);
+			if (!ret && filter && spec->time.nr)
+				ret = pp_time_apply(real, name, spec, list, first, err);
 		}
 		free(path);
 	}
@@ -261,8 +265,10 @@ void pp_file_list_release(struct pp_file_list *list)
 	for (i = 0; i < list->nr; i++) {
 		free(list->files[i].path);
 		free(list->files[i].session);
+		free(list->files[i].kc);
 		odb_name_release(&list->files[i].name);
 	}
+	pp_time_free(list->time);
 	free(list->files);
 	for (i = 0; i < list->nr_bad; i++) {
 		free(list->bad[i].path);

@@ -187,6 +187,7 @@ static struct pp_sample_file *new_file(struct pp_file_list *list, size_t *alloc)
 		*alloc = *alloc ? *alloc * 2 : 64;
 		list->files = op_xreallocarray(list->files, *alloc, sizeof(*list->files));
 	}
+	memset(&list->files[list->nr], 0, sizeof(list->files[list->nr]));
 	return &list->files[list->nr++];
 }
 

@@ -34,6 +34,7 @@ enum item_kind {
 	ITEM_COUNT,		/* a signed decimal int */
 	ITEM_UNIT_MASK,		/* a decimal or 0x hex u32 */
 	ITEM_ID,		/* "all" or a decimal u32: cpu, tgid, tid */
+	ITEM_TIME,		/* START-END in seconds: time: */
 };
 
 /* what a tag is matched against */
@@ -75,6 +76,7 @@ enum tag_idx {
 	TAG_CPU,
 	TAG_TGID,
 	TAG_TID,
+	TAG_TIME,
 	NR_TAGS
 };
 
@@ -92,13 +94,15 @@ static const struct tag tags[NR_TAGS] = {
 	[TAG_CPU] = { "cpu", LIST(cpu), ITEM_ID, FIELD_CPU, false },
 	[TAG_TGID] = { "tgid", LIST(tgid), ITEM_ID, FIELD_TGID, false },
 	[TAG_TID] = { "tid", LIST(tid), ITEM_ID, FIELD_TID, false },
+	/* not matched against names: libpp/profile/time.c reads the slices */
+	[TAG_TIME] = { "time", LIST(time), ITEM_TIME, FIELD_NONE, false },
 };
 
 const char *pp_spec_valid_tags(void)
 {
 	return "archive, session, session-exclude, image, image-exclude, "
 	       "lib-image, lib-image-exclude, event, count, unit-mask, cpu, "
-	       "tgid, tid";
+	       "tgid, tid, time";
 }
 
 static struct pp_spec_list *tag_list(struct pp_spec *spec, const struct tag *t)
@@ -158,6 +162,48 @@ void pp_spec_set_release(struct pp_spec_set *set)
 }
 
 /* --- numbers and paths ----------------------------------------------- */
+
+/* seconds as a decimal number (at most 9 digits after the point) in ns */
+static int parse_seconds(const char *s, const char *end, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = 100000000ull;
+	const char *p = s;
+
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (whole >= 1000000000ull)
+			return -ERANGE;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++, scale /= 10)
+			frac += (uint64_t)(*p - '0') * scale;
+	if (p != end || p == s || (p == s + 1 && *s == '.'))
+		return -EINVAL;
+	*ns = whole * 1000000000ull + frac;
+	return 0;
+}
+
+int pp_spec_time_parse(const char *item, struct pp_time_range *r)
+{
+	const char *dash = strchr(item, '-');
+
+	if (!dash) {
+		/* one point in time: the slice it falls in */
+		if (parse_seconds(item, item + strlen(item), &r->start_ns))
+			return -EINVAL;
+		r->end_ns = r->start_ns + 1;
+		return 0;
+	}
+	if (strchr(dash + 1, '-') || (dash == item && !dash[1]))
+		return -EINVAL;
+	r->start_ns = 0;
+	r->end_ns = UINT64_MAX;
+	if (dash > item && parse_seconds(item, dash, &r->start_ns))
+		return -EINVAL;
+	if (dash[1] && parse_seconds(dash + 1, dash + strlen(dash), &r->end_ns))
+		return -EINVAL;
+	return r->end_ns > r->start_ns ? 0 : -EINVAL;
+}
 
 static int parse_count(const char *s, int *out)
 {
@@ -264,6 +310,7 @@ static int check_item(const struct tag *t, const char *item, const char *arg,
 	char qi[QUOTE_SIZE], qa[QUOTE_SIZE];
 	int64_t id;
 	uint32_t um;
+	struct pp_time_range range;
 	int count, ret = 0;
 
 	if (t->kind == ITEM_COUNT)
@@ -272,12 +319,16 @@ static int check_item(const struct tag *t, const char *item, const char *arg,
 		ret = parse_unit_mask(item, &um);
 	else if (t->kind == ITEM_ID)
 		ret = parse_id(item, &id);
+	else if (t->kind == ITEM_TIME)
+		ret = pp_spec_time_parse(item, &range);
 	if (!ret)
 		return 0;
 	op_err_set(err, "bad %s '%s' in '%s' (%s)", t->name,
 		   op_quote(qi, sizeof(qi), item), op_quote(qa, sizeof(qa), arg),
 		   t->kind == ITEM_COUNT ? "a decimal number" :
 		   t->kind == ITEM_UNIT_MASK ? "a decimal or 0x hex number" :
+		   t->kind == ITEM_TIME ? "START-END in seconds from the start of "
+		   "the session, such as 2-3, 4.5- or -10, or one second: 4" :
 		   "'all' or a decimal number");
 	return PP_PROFILE_ERR_BAD_NUMBER;
 }

@@ -533,6 +533,9 @@ int pp_stacks_load(struct pp_stacks *s, struct pp_profile *p, unsigned flags,
 		if (p->classes[i].t.tgid != ODB_ALL || p->classes[i].t.tid != ODB_ALL ||
 		    p->classes[i].t.cpu != ODB_ALL)
 			return -ENOTSUP;	/* per thread or CPU: not in the files */
+	for (i = 0; i < p->nr_groups; i++)
+		if (p->groups[i].nr_files && p->groups[i].files[0]->sliced)
+			return -ERANGE;		/* time: the stacks are the whole run's */
 	for (i = 0; i < p->nr_groups; i++) {
 		for (j = 0; j < p->groups[i].nr_files; j++) {
 			char *path = stacks_path(p->groups[i].files[j]);
@@ -608,5 +611,7 @@ const char *pp_stacks_why(int ret)
 	return ret == -ENOENT ? "the session has no stack file (record with operf --callgraph)" :
 	       ret == -ENOTSUP ? "stack files do not tell threads, processes or CPUs apart "
 				 "(merge them: --merge=tgid,tid,cpu)" :
+	       ret == -ERANGE ? "stack files cover the whole run, not time slices "
+				"(leave out time:)" :
 	       "the stack file cannot be read";
 }

@@ -177,6 +177,8 @@ void pp_report_header(FILE *out, const struct pp_profile *p,
 	if (info && info->run.kernel_excluded)
 		fputs("Note: kernel samples were not recorded "
 		      "(/proc/sys/kernel/perf_event_paranoid)\n", out);
+	if (o->time_note)
+		fprintf(out, "%s\n", o->time_note);
 	for (i = 0; i < p->nr_classes; i++) {
 		if (p->axis == PP_AXIS_EVENT && p->nr_classes > 1)
 			event_line(out, p, i, info);

@@ -41,6 +41,11 @@ static const struct pp_output outputs[] = {
 			 PP_STACKS_AS_TREE,
 		.write = pp_write_pprof,
 	}, {
+		.name = "timeline",
+		.mode = PP_MODE_TIMELINE,
+		.needs = PP_NEEDS_SYMBOLS | PP_NAMES_AHEAD,
+		.write = pp_write_timeline,
+	}, {
 		.name = "html",
 		.mode = PP_MODE_HTML,
 		.needs = PP_NEEDS_SYMBOLS | PP_NEEDS_ARCS | PP_NEEDS_STACKS,

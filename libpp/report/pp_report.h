@@ -98,6 +98,8 @@ struct pp_report_opts {
 	const char *command_line;	/* for titles (XML, annotation) */
 	/* what the XML <options> element repeats, as given, or NULL */
 	const char *const *spec;	/* profile specification, NULL-ended */
+	const char *time_note;		/* time: what the header says of the
+					 * slices taken ("Time: ..."), or NULL */
 	const char *merge_list;		/* --merge */
 	const char *image_path;		/* --image-path */
 	struct pp_annotate_opts annotate;
@@ -124,6 +126,7 @@ enum pp_mode {
 	PP_MODE_FOLDED = 1 << 8,	/* opreport --format=folded */
 	PP_MODE_HTML = 1 << 9,		/* opreport --format=html */
 	PP_MODE_PPROF = 1 << 10,	/* opreport --format=pprof */
+	PP_MODE_TIMELINE = 1 << 11,	/* opreport --format=timeline */
 };
 
 /* what an output needs prepared */
@@ -179,6 +182,8 @@ struct pp_report_input {
 	struct pp_profile *profiles[2];	/* [1]: the second side of a differential */
 	size_t nr_profiles;		/* 2 exactly when the output needs two */
 	const struct pp_session_info *info;	/* what operf recorded, or NULL */
+	struct pp_file_list *files[2];	/* the profiles' files (time: slices
+					 * are taken from them, pp_time.h) */
 	const struct pp_report_opts *o;
 	struct pp_notes *notes;		/* where warnings go */
 };

@@ -110,6 +110,7 @@ struct pp_report {
 	struct pp_notes *notes;
 	struct pp_side sides[2];
 	size_t nr_sides;
+	struct pp_file_list *files;	/* the first side's files (timeline) */
 };
 
 /* prepare the sides of r (loaded profiles) for r->output */
@@ -176,6 +177,7 @@ struct pp_stacks;
 void pp_write_inclusive(FILE *out, const struct pp_stacks *st, struct pp_side *s);
 /* collapsed stacks from the stack file (folded.c) */
 int pp_write_folded(struct pp_report *r, FILE *out, struct op_err *err);
+int pp_write_timeline(struct pp_report *r, FILE *out, struct op_err *err);
 /* pprof's profile.proto, gzip-compressed (pprof.c) */
 int pp_write_pprof(struct pp_report *r, FILE *out, struct op_err *err);
 

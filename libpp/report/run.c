@@ -127,6 +127,7 @@ int pp_report_run(const struct pp_output *output, const struct pp_report_input *
 	r.o = in->o;
 	r.info = in->info;
 	r.notes = in->notes;
+	r.files = in->files[0];
 	r.nr_sides = output->needs & PP_NEEDS_TWO ? 2 : 1;
 	if (in->nr_profiles < r.nr_sides)
 		OP_BUG("output '%s' needs %zu profiles, got %zu", output->name,

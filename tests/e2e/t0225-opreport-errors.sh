@@ -124,7 +124,7 @@ EOF
 
 # --- profile specifications ---------------------------------------------
 check 'an unknown tag names the valid tags: exit 2' fails 2 tag --session-dir=sd imgae:fixture_nopie <<'EOF'
-opreport: error: unknown tag 'imgae' in 'imgae:fixture_nopie' (valid tags: archive, session, session-exclude, image, image-exclude, lib-image, lib-image-exclude, event, count, unit-mask, cpu, tgid, tid)
+opreport: error: unknown tag 'imgae' in 'imgae:fixture_nopie' (valid tags: archive, session, session-exclude, image, image-exclude, lib-image, lib-image-exclude, event, count, unit-mask, cpu, tgid, tid, time)
 hint: see 'opreport --help'
 EOF
 check 'an empty value: exit 2' fails 2 empty --session-dir=sd event: <<'EOF'

@@ -201,7 +201,7 @@ check '... also when a side matches nothing (refused before reading)' \
 	--session-dir=out/basic -s '{' image:nothing '}' '{' image:none '}'
 check 'an unknown option: exit 2' usage u4 "unknown option '--bogus'" --session-dir=out/basic -s --bogus
 check 'an unknown tag: exit 2' usage u5 \
-	"unknown tag 'imgae' in 'imgae:x' (valid tags: archive, session, session-exclude, image, image-exclude, lib-image, lib-image-exclude, event, count, unit-mask, cpu, tgid, tid)" \
+	"unknown tag 'imgae' in 'imgae:x' (valid tags: archive, session, session-exclude, image, image-exclude, lib-image, lib-image-exclude, event, count, unit-mask, cpu, tgid, tid, time)" \
 	--session-dir=out/basic -s imgae:x
 check 'a bad threshold: exit 2' usage u6 "invalid numeric value 'abc'" --session-dir=out/basic -s -t abc
 levels='all, arcs, bfd, convert, debug, level1, misc, record, sfile, stats or xml'

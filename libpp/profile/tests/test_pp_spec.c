@@ -274,7 +274,16 @@ static void test_errors(void **state)
 		{ __LINE__, { "imgae:foo" }, PP_PROFILE_ERR_UNKNOWN_TAG,
 		  "unknown tag 'imgae' in 'imgae:foo' (valid tags: archive, session, "
 		  "session-exclude, image, image-exclude, lib-image, lib-image-exclude, "
-		  "event, count, unit-mask, cpu, tgid, tid)" },
+		  "event, count, unit-mask, cpu, tgid, tid, time)" },
+		{ __LINE__, { "time:3-2" }, PP_PROFILE_ERR_BAD_NUMBER, "bad time '3-2'" },
+		{ __LINE__, { "time:-" }, PP_PROFILE_ERR_BAD_NUMBER, "bad time '-'" },
+		{ __LINE__, { "time:1-2-3" }, PP_PROFILE_ERR_BAD_NUMBER, "bad time" },
+		{ __LINE__, { "time:a-2" }, PP_PROFILE_ERR_BAD_NUMBER, "bad time" },
+		{ __LINE__, { "time:1e3" }, PP_PROFILE_ERR_BAD_NUMBER, "bad time" },
+		{ __LINE__, { "time:2-2" }, PP_PROFILE_ERR_BAD_NUMBER, "bad time" },
+		{ __LINE__, { "time:." }, PP_PROFILE_ERR_BAD_NUMBER, "bad time" },
+		{ __LINE__, { "time:1,,2" }, PP_PROFILE_ERR_EMPTY_VALUE, "empty time" },
+		{ __LINE__, { "time:99999999999" }, PP_PROFILE_ERR_BAD_NUMBER, "bad time" },
 		{ __LINE__, { "image:a", "Image:x" }, PP_PROFILE_ERR_UNKNOWN_TAG, "unknown tag 'Image'" },
 		{ __LINE__, { ":x" }, PP_PROFILE_ERR_UNKNOWN_TAG, "unknown tag '' in ':x'" },
 		{ __LINE__, { "a:b/c" }, PP_PROFILE_ERR_UNKNOWN_TAG, "unknown tag 'a'" },
@@ -498,6 +507,31 @@ static void test_sessions(void **state)
 	pp_spec_set_release(&set);
 }
 
+/* time: items to ranges in ns */
+static void test_time(void **state)
+{
+	static const struct {
+		const char *item;
+		uint64_t start, end;
+	} good[] = {
+		{ "2-3", 2000000000ull, 3000000000ull },
+		{ "2.5-", 2500000000ull, UINT64_MAX },
+		{ "-10", 0, 10000000000ull },
+		{ "0.000000001-.5", 1, 500000000ull },
+		{ "4", 4000000000ull, 4000000001ull },
+		{ "1.1234567891-2", 1123456789ull, 2000000000ull },
+	};
+	struct pp_time_range r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(pp_spec_time_parse(good[i].item, &r), 0);
+		assert_int_equal(r.start_ns, good[i].start);
+		assert_int_equal(r.end_ns, good[i].end);
+	}
+}
+
 /* every tag pp_spec_valid_tags() names is one */
 static void test_valid_tags(void **state)
 {
@@ -517,7 +551,7 @@ static void test_valid_tags(void **state)
 		pp_spec_set_release(&set);
 		nr++;
 	}
-	assert_int_equal(nr, 13);
+	assert_int_equal(nr, 14);
 	free(tags);
 }
 
@@ -541,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_reject),
 		cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_valid_tags),
+		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_strerror),
 	};
 
