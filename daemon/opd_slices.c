@@ -36,21 +36,26 @@ static uint64_t wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+void opd_slices_open(struct opd_slices *s, const struct op_dir *samples)
+{
+	int ret;
+
+	if (!s->length_ns || s->failed || s->w)
+		return;
+	ret = odb_slices_writer_open(samples, ODB_SLICES_NAME, wall_ns(), 0, &s->w);
+	if (ret)
+		fail(s, ret);
+	s->started = false;
+}
+
 int opd_slices_file(struct opd_slices *s, const struct op_dir *samples,
 		    const char *name, uint32_t *id)
 {
 	int ret;
 
-	if (!s->length_ns || s->failed)
+	opd_slices_open(s, samples);
+	if (!s->w)
 		return -ECANCELED;
-	if (!s->w) {
-		ret = odb_slices_writer_open(samples, ODB_SLICES_NAME, wall_ns(), 0, &s->w);
-		if (ret) {
-			fail(s, ret);
-			return ret;
-		}
-		s->started = false;
-	}
 	ret = odb_slices_writer_file(s->w, name, id);
 	if (ret)
 		fail(s, ret);

@@ -44,6 +44,14 @@ struct opd_slices {
 void opd_slices_init(struct opd_slices *s, uint64_t length_ns);
 
 /*
+ * Open the slice file beneath samples if it is not open (nothing when
+ * slices are off or failed): before the first sample file of a run is
+ * made, so that a new slice file knows whether the session had samples
+ * before it (ODB_SLICES_PARTIAL).
+ */
+void opd_slices_open(struct opd_slices *s, const struct op_dir *samples);
+
+/*
  * The number of a sample file in the open slice file (*id), opening the
  * file beneath samples first when none is: name is the sample file's path
  * relative to samples.  0 or an error (slices are then not counted).

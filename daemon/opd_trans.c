@@ -89,6 +89,8 @@ static void add_plain(struct opd_engine *e, const struct opd_sfile_key *k,
 	struct opd_map *m = w->map;
 	struct opd_sfile *f;
 
+	if (e->slices.length_ns && !e->slices.w)
+		opd_slices_open(&e->slices, e->cfg.samples);
 	if (!m || e->cfg.separate_thread || e->cfg.separate_cpu) {
 		f = opd_sfiles_get(&e->sfiles, k);
 	} else if (m->cache_sfile && m->cache_app == k->app &&

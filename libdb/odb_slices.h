@@ -9,9 +9,9 @@
  * Layout (native byte order, every record 8-byte aligned):
  *
  *	struct odb_slices_header	64 bytes: magic "OPSLICE\n", version,
- *					committed length, start of the
- *					session (wall clock), size limit,
- *					samples dropped
+ *					flags, committed length, start of
+ *					the session (wall clock), size
+ *					limit, samples dropped
  *	records				committed bytes of them
  *
  * A record is a struct odb_slices_rec (type, size with the header, a
@@ -62,13 +62,20 @@
 struct odb_slices_header {
 	unsigned char magic[8];		/* ODB_SLICES_MAGIC, no NUL */
 	uint32_t version;		/* ODB_SLICES_VERSION */
-	uint32_t reserved0;		/* zero */
+	uint32_t flags;			/* enum odb_slices_flags */
 	uint64_t committed;		/* bytes of whole records after this */
 	uint64_t start_ns;		/* wall clock (CLOCK_REALTIME) at the
 					 * session's start, ns since the epoch */
 	uint64_t limit;			/* the writer keeps the file below */
 	uint64_t dropped;		/* samples of slices that did not fit */
 	uint64_t reserved[2];		/* zero */
+};
+
+enum odb_slices_flags {
+	/* the samples directory had sample files when the file was made
+	 * (operf --append onto a session recorded without slices): those
+	 * samples are in no slice */
+	ODB_SLICES_PARTIAL = 1 << 0,
 };
 
 enum odb_slices_type {
@@ -123,6 +130,8 @@ int odb_slices_open_mem(const void *data, size_t len, struct odb_slices **sp);
 void odb_slices_close(struct odb_slices *s);
 
 uint64_t odb_slices_start(const struct odb_slices *s);
+/* enum odb_slices_flags of the header */
+uint32_t odb_slices_flags(const struct odb_slices *s);
 uint64_t odb_slices_dropped(const struct odb_slices *s);
 size_t odb_slices_nr_files(const struct odb_slices *s);
 const char *odb_slices_file(const struct odb_slices *s, size_t i);
@@ -142,6 +151,22 @@ void odb_slices_get(const struct odb_slices *s, size_t i, struct odb_slice *sl);
 /* the next entry of sl into *e, false after the last */
 bool odb_slice_next(struct odb_slice *sl, struct odb_slice_entry *e);
 
+/*
+ * Following a slice file as it grows, cheaply: the FILE records added
+ * since the last call, read from where that call stopped.  A reader
+ * that lists sample files (optop) learns from it whether new ones came
+ * without walking their directories.  A file begun anew (another start,
+ * or shorter than before) counts from its beginning again.
+ */
+struct odb_slices_cursor {
+	uint64_t start_ns;		/* of the file followed */
+	uint64_t offset;		/* the records read so far end here */
+	size_t nr_files;		/* FILE records among them */
+};
+
+/* 0 with *c brought up to the committed records, or an error (*c kept) */
+int odb_slices_follow(int dirfd, const char *name, struct odb_slices_cursor *c);
+
 /* --- writing ------------------------------------------------------------ */
 
 struct odb_slices_writer;
@@ -151,7 +176,9 @@ struct op_dir;
  * Open path (relative to dir, reached as op_dir_open_file() reaches
  * files) for adding, creating it through "PATH.tmp" with now_ns (wall
  * clock) as the session's start when it is missing; records past the
- * committed length of an existing file are cut.  One that cannot be
+ * committed length of an existing file are cut; a new one in a
+ * directory that holds sample files already ({root} or {kern}) is
+ * marked ODB_SLICES_PARTIAL.  One that cannot be
  * read as a slice file (damaged, or a symbolic link, which is never
  * followed) is replaced by a new one.  limit:
  * the largest file size (0: ODB_SLICES_DEFAULT_LIMIT).

@@ -24,6 +24,7 @@ struct odb_slices {
 	unsigned char *buf;		/* header and committed records */
 	size_t len;
 	uint64_t start_ns, dropped;
+	uint32_t flags;
 	size_t *files;			/* offsets of the FILE strings */
 	size_t nr_files, a_files;
 	size_t *slices;			/* offsets of the SLICE heads */
@@ -195,6 +196,7 @@ static int take(struct odb_slices *s, size_t len)
 	s->len = sizeof(h) + (size_t)h.committed;
 	s->start_ns = h.start_ns;
 	s->dropped = h.dropped;
+	s->flags = h.flags;
 	return scan(s);
 }
 
@@ -214,8 +216,14 @@ static int read_all(int fd, struct odb_slices *s, size_t *lenp)
 		return -errno;
 	if ((size_t)n < sizeof(h))
 		return n ? ODB_ERR_SLICES_TRUNCATED : ODB_ERR_EMPTY;
-	/* the committed length read first: the records before it are whole */
-	if (h.committed > MAX_FILE_SIZE || h.committed % 8)
+	/*
+	 * The committed length read first: the records before it are whole.
+	 * It must lie within the file (a writer writes before it commits),
+	 * so a damaged one never makes a huge allocation.
+	 */
+	if (h.committed > MAX_FILE_SIZE || h.committed % 8 ||
+	    (uint64_t)st.st_size < sizeof(h) ||
+	    h.committed > (uint64_t)st.st_size - sizeof(h))
 		return ODB_ERR_SLICES_TRUNCATED;
 	want = sizeof(h) + (size_t)h.committed;
 	s->buf = op_malloc(want);
@@ -299,6 +307,11 @@ uint64_t odb_slices_start(const struct odb_slices *s)
 	return s->start_ns;
 }
 
+uint32_t odb_slices_flags(const struct odb_slices *s)
+{
+	return s->flags;
+}
+
 uint64_t odb_slices_dropped(const struct odb_slices *s)
 {
 	return s->dropped;
@@ -325,4 +338,67 @@ void odb_slices_get(const struct odb_slices *s, size_t i, struct odb_slice *sl)
 
 	memcpy(&r, s->buf + s->slices[i], sizeof(r));
 	start_walk(sl, s->buf + s->slices[i], r.size);
+}
+
+/* count the FILE records of buf[0 .. len) (whole records of a file) */
+static int count_files(const unsigned char *buf, size_t len, size_t *used,
+		       size_t *nr_files)
+{
+	size_t off = 0;
+
+	while (len - off >= sizeof(struct odb_slices_rec)) {
+		struct odb_slices_rec r;
+
+		memcpy(&r, buf + off, sizeof(r));
+		if (r.size < sizeof(r) || r.size % 8 || r.size > len - off)
+			return ODB_ERR_SLICES_BAD_RECORD;
+		*nr_files += r.type == ODB_SLICES_FILE;
+		off += r.size;
+	}
+	*used = off;
+	return off == len ? 0 : ODB_ERR_SLICES_BAD_RECORD;
+}
+
+int odb_slices_follow(int dirfd, const char *name, struct odb_slices_cursor *c)
+{
+	struct odb_slices_header h;
+	struct odb_slices_cursor n = *c;
+	unsigned char *buf;
+	size_t len, used = 0;
+	struct stat st;
+	int fd, ret;
+
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ELOOP ? ODB_ERR_NOT_REGULAR : -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < sizeof(h) ||
+	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    h.committed > (uint64_t)st.st_size - sizeof(h) ||
+	    memcmp(h.magic, ODB_SLICES_MAGIC, sizeof(h.magic)) ||
+	    h.version != ODB_SLICES_VERSION || h.committed % 8 ||
+	    h.committed > MAX_FILE_SIZE) {
+		close(fd);
+		return ODB_ERR_SLICES_TRUNCATED;
+	}
+	if (h.start_ns != n.start_ns || sizeof(h) + h.committed < n.offset ||
+	    n.offset < sizeof(h)) {
+		n.start_ns = h.start_ns;
+		n.offset = sizeof(h);
+		n.nr_files = 0;
+	}
+	len = (size_t)(sizeof(h) + h.committed - n.offset);
+	buf = op_malloc(len ? len : 1);
+	ret = buf ? 0 : -ENOMEM;
+	if (!ret && len && pread(fd, buf, len, (off_t)n.offset) != (ssize_t)len)
+		ret = ODB_ERR_SLICES_TRUNCATED;
+	close(fd);
+	if (!ret)
+		ret = count_files(buf, len, &used, &n.nr_files);
+	free(buf);
+	if (ret)
+		return ret;
+	n.offset += used;
+	*c = n;
+	return 0;
 }

@@ -57,6 +57,7 @@ static int create(const struct op_dir *dir, const char *path, uint64_t now_ns,
 		  uint64_t limit)
 {
 	struct odb_slices_header h = { .version = ODB_SLICES_VERSION };
+	struct stat st;
 	char tmp[4096];
 	int fd, n, ret;
 
@@ -65,6 +66,8 @@ static int create(const struct op_dir *dir, const char *path, uint64_t now_ns,
 		return -ENAMETOOLONG;
 	memcpy(h.magic, ODB_SLICES_MAGIC, sizeof(h.magic));
 	h.start_ns = now_ns;
+	if (!op_dir_stat(dir, "{root}", &st) || !op_dir_stat(dir, "{kern}", &st))
+		h.flags |= ODB_SLICES_PARTIAL;
 	h.limit = limit;
 	fd = op_dir_open_file(dir, tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)

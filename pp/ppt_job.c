@@ -270,6 +270,7 @@ static void time_notes(struct ppt_job *job)
 	struct op_strbuf sb = OP_STRBUF_INIT;
 	size_t unsliced = 0;
 	uint64_t dropped = 0;
+	bool partial = false;
 	int side;
 
 	for (side = 0; side < job->nr_sides; side++) {
@@ -281,6 +282,7 @@ static void time_notes(struct ppt_job *job)
 		time_side(&sb, side ? &job->spec.second : &job->spec.first, list);
 		unsliced += list->nr_unsliced;
 		dropped += pp_time_dropped(list->time);
+		partial = partial || pp_time_partial(list->time);
 	}
 	if (sb.len && !(job->time_note = op_strbuf_detach(&sb)))
 		op_die(1, "out of memory");
@@ -289,6 +291,10 @@ static void time_notes(struct ppt_job *job)
 		op_warning("time: %zu call-graph file%s left out: call-graph arcs "
 			   "are recorded for the whole run, not per slice", unsliced,
 			   unsliced == 1 ? " was" : "s were");
+	if (partial)
+		op_warning("time: the session had samples before its time slices began "
+			   "(operf --append onto a session recorded without them): those "
+			   "samples are in no slice");
 	if (dropped)
 		op_warning("time: %llu sample%s missing from the slices: the slice "
 			   "file reached its size limit while recording",

@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # TOOL-PATH[:SECTION], section 1 unless given
-TOOLS="daemon/ocount pp/odb-dump daemon/opcontrol daemon/ophelp daemon/opimport daemon/opjitconv daemon/operf daemon/oprofiled:8 pp/opannotate pp/oparchive pp/opgprof pp/opreport"
+TOOLS="daemon/ocount pp/odb-dump daemon/opcontrol daemon/ophelp daemon/opimport daemon/opjitconv daemon/operf daemon/oprofiled:8 pp/opannotate pp/oparchive pp/opgprof pp/opreport pp/optop"
 
 documented() {	# tool-path section
 	name=${1##*/}

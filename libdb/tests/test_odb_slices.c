@@ -235,6 +235,17 @@ static void test_damage(void **state)
 	odb_slices_close(s);
 	buf[16] += 8;
 	assert_int_equal(odb_slices_open_mem(buf, len, &s), ODB_ERR_SLICES_TRUNCATED);
+	/* as a file: refused before anything of that size is allocated */
+	buf[16] = 0;
+	buf[20] = 0x80;		/* committed 2^39 */
+	assert_int_equal(odb_test_spew(path, buf, len), 0);
+	assert_int_equal(odb_slices_open(AT_FDCWD, path, &s), ODB_ERR_SLICES_TRUNCATED);
+	{
+		struct odb_slices_cursor c = { 0, 0, 0 };
+
+		assert_int_equal(odb_slices_follow(AT_FDCWD, path, &c),
+				 ODB_ERR_SLICES_TRUNCATED);
+	}
 	memcpy(buf, "OPSTACK\n", 8);
 	assert_int_equal(odb_slices_open_mem(buf, len, &s), ODB_ERR_SLICES_BAD_MAGIC);
 	free(buf);

@@ -10,9 +10,11 @@
 #ifndef PP_TIME_H
 #define PP_TIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libdb/odb_slices.h"
 #include "libpp/profile/pp_session.h"
 
 struct pp_time;
@@ -22,6 +24,10 @@ uint64_t pp_time_start(const struct pp_time *t);
 
 /* samples the writers dropped at the slice files' size limits */
 uint64_t pp_time_dropped(const struct pp_time *t);
+
+/* did a session have samples before its slice file began (those are in
+ * no slice: ODB_SLICES_PARTIAL)? */
+bool pp_time_partial(const struct pp_time *t);
 
 /*
  * The slices selected, as distinct points of time: the number of them,
@@ -37,6 +43,13 @@ void pp_time_point(const struct pp_time *t, size_t i, uint64_t *start_ns,
  * start).  0, or the error reading its slice file.
  */
 int pp_time_span(const char *dir, uint64_t *first_ns, uint64_t *end_ns);
+
+/*
+ * Follow the slice file of the session at dir as it grows (its FILE
+ * records name the sample files as the writer makes them):
+ * odb_slices_follow() of dir/slices.  0, or the error reading it.
+ */
+int pp_time_follow(const char *dir, struct odb_slices_cursor *c);
 
 /*
  * Give every file of list the samples of the slices selected that start

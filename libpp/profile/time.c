@@ -35,6 +35,7 @@ struct pp_time {
 	struct time_session *v;
 	size_t nr;
 	uint64_t start, dropped;
+	bool partial;			/* a session had samples before its slices */
 	uint64_t *points, *lengths;	/* distinct selected slice starts */
 	size_t nr_points;
 };
@@ -248,14 +249,21 @@ static void add_points(struct pp_time *t, const struct odb_slices *s)
 	}
 }
 
+/* the session directory dir opened for finding its slice file in: an fd,
+ * or -errno */
+static int session_fd(const char *dir)
+{
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
 static int open_slices(const char *dir, struct odb_slices **s)
 {
-	int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), ret;
+	int fd = session_fd(dir), ret = fd < 0 ? fd : odb_slices_open(fd, ODB_SLICES_NAME, s);
 
-	if (dirfd < 0)
-		return -errno;
-	ret = odb_slices_open(dirfd, ODB_SLICES_NAME, s);
-	close(dirfd);
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }
 
@@ -301,6 +309,7 @@ int pp_time_apply(const char *dir, const char *session, const struct pp_spec *sp
 	if (!t->nr)
 		t->start = odb_slices_start(s);
 	t->dropped += odb_slices_dropped(s);
+	t->partial |= !!(odb_slices_flags(s) & ODB_SLICES_PARTIAL);
 	t->v = op_xreallocarray(t->v, t->nr + 1, sizeof(*t->v));
 	ts = &t->v[t->nr++];
 	ts->s = s;
@@ -354,4 +363,18 @@ void pp_time_point(const struct pp_time *t, size_t i, uint64_t *start_ns,
 {
 	*start_ns = t->points[i];
 	*length_ns = t->lengths[i];
+}
+
+int pp_time_follow(const char *dir, struct odb_slices_cursor *c)
+{
+	int fd = session_fd(dir), ret = fd < 0 ? fd : odb_slices_follow(fd, ODB_SLICES_NAME, c);
+
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+bool pp_time_partial(const struct pp_time *t)
+{
+	return t->partial;
 }

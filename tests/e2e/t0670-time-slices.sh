@@ -150,6 +150,15 @@ check '... the second run'"'"'s spike_work lies after the first run' sh -c "
 	'$OPREPORT' --session-dir=s8 -l 'lib-image:$spike' time:1.5- 2>/dev/null |
 		grep -q ' spike_work\$'"
 
+check 'operf --slice=0, then operf --append with slices' sh -c "
+	operf --slice=0 -d s9 '$spike' 0.5 0 >/dev/null 2>&1 &&
+	operf --append -d s9 '$spike' 0.5 0 >/dev/null 2>&1"
+check '... time:0- warns that the first run is in no slice' exits 0 partial \
+	--session-dir=s9 time:0-
+check '... in those words' grep -q 'had samples before its time slices began' partial.err
+check 'a session sliced from its start does not warn' sh -c "! grep -q 'before its time slices' \
+	whole.err"
+
 # --- the daemon -----------------------------------------------------------
 if test "$(id -u)" = 0 || test "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0; then
 	D=$T/daemon-session
