@@ -73,8 +73,9 @@ void op_wilson_at(const struct op_wilson_n *w, uint64_t k, double *lo, double *h
 	ph = (double)k * w->inv;
 	centre = (ph + w->half_t) * w->dinv;
 	half = w->zd * sqrt(ph * (1.0 - ph) * w->inv + w->quarter);
-	*lo = k == 0 ? 0.0 : fmax(0.0, centre - half);
-	*hi = k == w->n ? 1.0 : fmin(1.0, centre + half);
+	/* finite here: plain comparisons, not calls of fmax() and fmin() */
+	*lo = k == 0 || centre - half < 0.0 ? 0.0 : centre - half;
+	*hi = k == w->n || centre + half > 1.0 ? 1.0 : centre + half;
 }
 
 void op_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
