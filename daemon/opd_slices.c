@@ -128,7 +128,8 @@ static void start(struct opd_slices *s, uint64_t now)
 	uint64_t wall = wall_ns(), begin = odb_slices_writer_start(s->w);
 
 	s->t0 = now;
-	s->offset_ns = wall > begin ? (wall - begin) / s->length_ns * s->length_ns : 0;
+	s->offset_ns = wall > begin ?
+		       (wall - begin + s->length_ns / 2) / s->length_ns * s->length_ns : 0;
 	s->cur = 0;
 	s->started = true;
 }

@@ -5,9 +5,9 @@
  * fell in, (file, key) -> count, and each slice is appended to
  * SESSION/samples/current/slices once the records have moved past it.
  * Slices count from the run's first sample; a run added to an existing
- * session starts where the wall clock says it started, rounded down to a
- * whole slice.  Only flat samples are sliced: call-graph arcs and stacks
- * cover the whole run.
+ * session starts where the wall clock says it started (when its first
+ * sample was counted), rounded to the nearest whole slice.  Only flat
+ * samples are sliced: call-graph arcs and stacks cover the whole run.
  */
 #ifndef OPD_SLICES_H
 #define OPD_SLICES_H

@@ -63,6 +63,8 @@ static void merge_keys(struct pp_sample_file *f)
 {
 	size_t i, out = 0;
 
+	if (f->nr_kc < 2)
+		return;
 	qsort(f->kc, f->nr_kc, sizeof(*f->kc), by_key);
 	for (i = 0; i < f->nr_kc; i++) {
 		if (out && f->kc[out - 1].key == f->kc[i].key)
@@ -239,10 +241,12 @@ static void add_points(struct pp_time *t, const struct odb_slices *s)
 		t->points = op_xreallocarray(t->points, t->nr_points + 1, sizeof(*t->points));
 		t->lengths = op_xreallocarray(t->lengths, t->nr_points + 1,
 					      sizeof(*t->lengths));
-		memmove(t->points + k + 1, t->points + k,
-			(t->nr_points - k) * sizeof(*t->points));
-		memmove(t->lengths + k + 1, t->lengths + k,
-			(t->nr_points - k) * sizeof(*t->lengths));
+		if (k < t->nr_points) {
+			memmove(t->points + k + 1, t->points + k,
+				(t->nr_points - k) * sizeof(*t->points));
+			memmove(t->lengths + k + 1, t->lengths + k,
+				(t->nr_points - k) * sizeof(*t->lengths));
+		}
 		t->points[k] = sl.start_ns;
 		t->lengths[k] = sl.length_ns;
 		t->nr_points++;

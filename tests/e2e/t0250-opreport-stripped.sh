@@ -196,9 +196,10 @@ if command -v sort >/dev/null 2>&1 && command -v objdump >/dev/null 2>&1; then
 	check 'operf sort' profile sort -d sort sort -S 100M -o sorted.txt lines.txt
 	check 'opreport: summary and -l of sort' views sort
 	check '-l: rows add up to the summary per image, shares of all samples' honest sort
-	plt() {	# the @plt rows of sort, each a name objdump gives in sort
+	plt() {	# the @plt rows of sort, each a name objdump gives in sort (the
+		# PLT rows of libc, sampled in some runs, are libc's to name)
 		s=$(readlink -f "$(command -v sort)") &&
-		grep '@plt$' sort.l.out | awk '{ print $NF }' | sort -u >plt.got &&
+		awk '$3 == "sort" && $NF ~ /@plt$/ { print $NF }' sort.l.out | sort -u >plt.got &&
 		say "PLT rows: $(tr '\n' ' ' <plt.got)" && test -s plt.got &&
 		objdump -d "$s" | sed -n 's/^[0-9a-f]* <\(.*@plt\)>:$/\1/p' | sort -u >plt.all &&
 		test -z "$(comm -23 plt.got plt.all)"

@@ -113,6 +113,46 @@ else
 	skip 'perf agrees on when spike_work ran' 'perf record cannot run here'
 fi
 
+# --- real programs one after the other --------------------------------------
+# xz then bzip2 (stripped Debian binaries) on the same input: the slices
+# that hold xz's samples (in liblzma) come before those of bzip2's (in
+# libbz2), one slice at most holding both
+xz=$(command -v xz 2>/dev/null) bz=$(command -v bzip2 2>/dev/null)
+if test -n "$xz" && test -n "$bz"; then
+	head -c 400000 /dev/urandom | od -An -tx1 >input.txt
+	check 'operf --slice=0.25 sh -c "xz -6 -T1; bzip2 -9"' profile seq -e cpu-clock:250000 \
+		--slice=0.25 -d s10 \
+		sh -c "'$xz' -6 -T1 -c input.txt >/dev/null && '$bz' -9 -c input.txt >/dev/null"
+	check '... timeline of liblzma' exits 0 tlz --session-dir=s10 --format=timeline \
+		'lib-image:*liblzma*'
+	check '... timeline of libbz2' exits 0 tbz --session-dir=s10 --format=timeline \
+		'lib-image:*libbz2*'
+	# "START SAMPLES" of the slices where the library has samples
+	rows() { awk '/^start s/ { t = 1; next } t && $3 > 0 { print $1, $3 }' "$1"; }
+	rows tlz.out >lz.rows
+	rows tbz.out >bz.rows
+	say "slices with liblzma samples: $(tr '\n' ' ' <lz.rows)"
+	say "slices with libbz2 samples: $(tr '\n' ' ' <bz.rows)"
+	check '... both have samples' test -s lz.rows -a -s bz.rows
+	check "... liblzma's last slice is no later than libbz2's first" sh -c "
+		test \"\$(awk 'END { print \$1 }' lz.rows)\" = \"\$(head -n 1 bz.rows | cut -d' ' -f1)\" ||
+		awk -v a=\"\$(awk 'END { print \$1 }' lz.rows)\" \
+		    -v b=\"\$(head -n 1 bz.rows | cut -d' ' -f1)\" 'BEGIN { exit !(a + 0 < b + 0) }'"
+	first_b=$(head -n 1 bz.rows | cut -d' ' -f1)
+	lz_before=$(awk -v b="$first_b" '$1 + 0 < b + 0 { s += $2 } END { print s + 0 }' lz.rows)
+	lz_all=$(awk '{ s += $2 } END { print s + 0 }' lz.rows)
+	if test "$lz_before" -gt 0; then
+		check "... opreport -l time:-$first_b (before bzip2)" exits 0 seqa \
+			--session-dir=s10 -l 'lib-image:*liblzma*' "time:-$first_b"
+		check "... liblzma there: the timeline's $lz_before of $lz_all" test \
+			"$(awk '/^[0-9]/ { s += $1 } END { print s + 0 }' seqa.out)" = "$lz_before"
+	else
+		skip '... opreport -l time: before bzip2' 'xz ran within one slice'
+	fi
+else
+	skip 'xz then bzip2 in time order' 'xz or bzip2 is not installed'
+fi
+
 # --- lengths, none, append ------------------------------------------------
 check 'operf --slice=0.25' profile q -e cpu-clock:250000 --slice=0.25 -d s3 "$spike" 2 1
 check '... timeline rows of 0.25 s' sh -c "'$OPREPORT' --session-dir=s3 \
@@ -140,7 +180,7 @@ check 'oparchive time:: usage error' sh -c "'$top_builddir/pp/oparchive' --sessi
 	-o arch time:0-1 >/dev/null 2>&1; test \$? = 2"
 
 check 'operf ./spike 1 5 then --append ./spike 1 0' sh -c "
-	operf -d s8 '$spike' 1 5 >/dev/null 2>&1 && sleep 1 &&
+	operf -d s8 '$spike' 1 5 >/dev/null 2>&1 && sleep 2 &&
 	operf --append -d s8 '$spike' 1 0 >/dev/null 2>&1"
 check '... the second run'"'"'s spike_work lies after the first run' sh -c "
 	'$OPREPORT' --session-dir=s8 -l 'lib-image:$spike' time:0-1.5 2>/dev/null |
