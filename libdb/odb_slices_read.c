@@ -16,6 +16,7 @@
 #include "libdb/odb_int.h"
 #include "libdb/odb_slices.h"
 #include "libutil/op_alloc.h"
+#include "libutil/op_file.h"
 
 /* no file may claim more than this (a damaged committed length) */
 #define MAX_FILE_SIZE (1ull << 40)
@@ -200,22 +201,23 @@ static int take(struct odb_slices *s, size_t len)
 	return scan(s);
 }
 
+/* the header and committed records of the file open as fd (at its start) */
 static int read_all(int fd, struct odb_slices *s, size_t *lenp)
 {
 	struct odb_slices_header h;
 	struct stat st;
-	ssize_t n;
-	size_t want, got = 0;
+	size_t want, got;
+	int ret;
 
 	if (fstat(fd, &st))
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return ODB_ERR_NOT_REGULAR;
-	n = pread(fd, &h, sizeof(h), 0);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n < sizeof(h))
-		return n ? ODB_ERR_SLICES_TRUNCATED : ODB_ERR_EMPTY;
+	ret = op_read_all(fd, &h, sizeof(h), &got);
+	if (ret)
+		return ret;
+	if (got < sizeof(h))
+		return got ? ODB_ERR_SLICES_TRUNCATED : ODB_ERR_EMPTY;
 	/*
 	 * The committed length read first: the records before it are whole.
 	 * It must lie within the file (a writer writes before it commits),
@@ -229,17 +231,12 @@ static int read_all(int fd, struct odb_slices *s, size_t *lenp)
 	s->buf = op_malloc(want);
 	if (!s->buf)
 		return -ENOMEM;
-	while (got < want) {
-		n = pread(fd, s->buf + got, want - got, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return ODB_ERR_SLICES_TRUNCATED;
-		got += (size_t)n;
-	}
 	memcpy(s->buf, &h, sizeof(h));
+	ret = op_read_all(fd, s->buf + sizeof(h), want - sizeof(h), &got);
+	if (ret)
+		return ret;
+	if (got < want - sizeof(h))
+		return ODB_ERR_SLICES_TRUNCATED;
 	*lenp = want;
 	return 0;
 }

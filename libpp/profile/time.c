@@ -23,10 +23,18 @@
 
 #define QUOTE_SIZE 160
 
+/* a slice of a session's file by its start, for finding a range */
+struct slice_at {
+	uint64_t start_ns;
+	size_t idx;			/* odb_slices_get()'s */
+};
+
 struct time_session {
 	struct odb_slices *s;
 	size_t *to_list;		/* slice-file number -> list index,
 					 * SIZE_MAX: not listed */
+	struct slice_at *by_start;	/* every slice, in order of start (a
+					 * timeline asks for each in turn) */
 };
 
 struct pp_time {
@@ -91,15 +99,22 @@ static void fill_session(struct pp_file_list *list, const struct pp_time *t,
 			 const struct time_session *ts, size_t *alloc,
 			 uint64_t lo, uint64_t hi)
 {
-	size_t i;
+	size_t n = odb_slices_nr_slices(ts->s), a = 0, b = n, i;
 
-	for (i = 0; i < odb_slices_nr_slices(ts->s); i++) {
+	while (a < b) {		/* the first slice starting at lo or later */
+		size_t m = a + (b - a) / 2;
+
+		if (ts->by_start[m].start_ns < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (i = a; i < n && ts->by_start[i].start_ns < hi; i++) {
 		struct odb_slice sl;
 		struct odb_slice_entry e;
 
-		odb_slices_get(ts->s, i, &sl);
-		if (sl.start_ns < lo || sl.start_ns >= hi ||
-		    !selected(t, sl.start_ns, sl.length_ns))
+		odb_slices_get(ts->s, ts->by_start[i].idx, &sl);
+		if (!selected(t, sl.start_ns, sl.length_ns))
 			continue;
 		while (odb_slice_next(&sl, &e)) {
 			size_t idx = ts->to_list[e.file];
@@ -127,6 +142,35 @@ void pp_time_select(struct pp_file_list *list, uint64_t start_ns, uint64_t end_n
 		if (list->files[i].sliced)
 			merge_keys(&list->files[i]);
 	free(alloc);
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct slice_at *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* s's slices in order of start (written nearly so: one pass checks) */
+static struct slice_at *order_slices(const struct odb_slices *s)
+{
+	size_t n = odb_slices_nr_slices(s), i;
+	struct slice_at *v = op_xcalloc(n + 1, sizeof(*v));
+	bool sorted = true;
+
+	for (i = 0; i < n; i++) {
+		struct odb_slice sl;
+
+		odb_slices_get(s, i, &sl);
+		v[i].start_ns = sl.start_ns;
+		v[i].idx = i;
+		sorted = sorted && (!i || v[i - 1].start_ns <= sl.start_ns);
+	}
+	if (!sorted)
+		qsort(v, n, sizeof(*v), by_start);
+	return v;
 }
 
 /* the file numbers of ts's slice file mapped to list[first ..] by path */
@@ -317,6 +361,7 @@ int pp_time_apply(const char *dir, const char *session, const struct pp_spec *sp
 	t->v = op_xreallocarray(t->v, t->nr + 1, sizeof(*t->v));
 	ts = &t->v[t->nr++];
 	ts->s = s;
+	ts->by_start = order_slices(s);
 	map_files(ts, dir, list, first);
 	for (i = first; i < list->nr; i++)
 		list->files[i].sliced = true;
@@ -339,6 +384,7 @@ void pp_time_free(struct pp_time *t)
 	for (i = 0; i < t->nr; i++) {
 		odb_slices_close(t->v[i].s);
 		free(t->v[i].to_list);
+		free(t->v[i].by_start);
 	}
 	free(t->v);
 	free(t->ranges);
