@@ -123,6 +123,7 @@ class Figure:
         self.wall = statistics.median(walls)
         self.lo, self.hi = min(walls), max(walls)
         self.peak = peak_mb
+        self.cpus = list(cpus) if cpus else []
         self.cpu = statistics.median(cpus) if cpus else None
 
     def spread(self):

@@ -59,25 +59,6 @@ void op_wilson_prepare(struct op_wilson_n *w, uint64_t n, double z)
 	w->quarter = 0.25 * t * w->inv;
 }
 
-void op_wilson_at(const struct op_wilson_n *w, uint64_t k, double *lo, double *hi)
-{
-	double ph, centre, half;
-
-	if (!w->n) {
-		*lo = 0.0;
-		*hi = 1.0;
-		return;
-	}
-	if (k > w->n)
-		k = w->n;
-	ph = (double)k * w->inv;
-	centre = (ph + w->half_t) * w->dinv;
-	half = w->zd * sqrt(ph * (1.0 - ph) * w->inv + w->quarter);
-	/* finite here: plain comparisons, not calls of fmax() and fmin() */
-	*lo = k == 0 || centre - half < 0.0 ? 0.0 : centre - half;
-	*hi = k == w->n || centre + half > 1.0 ? 1.0 : centre + half;
-}
-
 void op_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
 {
 	struct op_wilson_n w;

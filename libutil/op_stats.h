@@ -13,6 +13,7 @@
 #ifndef OP_STATS_H
 #define OP_STATS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,7 +44,25 @@ struct op_wilson_n {
 };
 
 void op_wilson_prepare(struct op_wilson_n *w, uint64_t n, double z);
-void op_wilson_at(const struct op_wilson_n *w, uint64_t k, double *lo, double *hi);
+/* inline: --confidence computes one per line of a report */
+static inline void op_wilson_at(const struct op_wilson_n *w, uint64_t k, double *lo, double *hi)
+{
+	double ph, centre, half;
+
+	if (!w->n) {
+		*lo = 0.0;
+		*hi = 1.0;
+		return;
+	}
+	if (k > w->n)
+		k = w->n;
+	ph = (double)k * w->inv;
+	centre = (ph + w->half_t) * w->dinv;
+	half = w->zd * sqrt(ph * (1.0 - ph) * w->inv + w->quarter);
+	/* finite here: plain comparisons, not calls of fmax() and fmin() */
+	*lo = k == 0 || centre - half < 0.0 ? 0.0 : centre - half;
+	*hi = k == w->n || centre + half > 1.0 ? 1.0 : centre + half;
+}
 
 /*
  * The two-sided p-value of "k1 of n1 and k2 of n2 are draws of one

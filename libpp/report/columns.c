@@ -78,6 +78,7 @@ void pp_cum_init(struct pp_cum *cum, size_t nr_classes)
 {
 	cum->sum = op_xcalloc(nr_classes + 1, sizeof(*cum->sum));
 	cum->wil = op_xcalloc(nr_classes + 1, sizeof(*cum->wil));
+	cum->memo = NULL;
 	cum->nr = nr_classes;
 }
 
@@ -90,8 +91,10 @@ void pp_cum_release(struct pp_cum *cum)
 {
 	free(cum->sum);
 	free(cum->wil);
+	pp_metric_memo_free(cum->memo);
 	cum->sum = NULL;
 	cum->wil = NULL;
+	cum->memo = NULL;
 }
 
 /* samples [cum. samples] % [low % high %] [cum. %] of each class */
@@ -136,7 +139,7 @@ void pp_cols_line(FILE *out, const struct pp_cols *c, struct pp_side *s,
 	}
 	put_counts(&l, c, w->counts, w->whole, cum);
 	if (c->metrics)
-		pp_metric_fields(&l, c->metrics, w->counts);
+		pp_metric_fields_memo(&l, c->metrics, w->counts, &cum->memo);
 	if (c->linenr) {
 		struct op_strbuf sb = OP_STRBUF_INIT;
 

@@ -34,7 +34,7 @@ void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, doubl
 			struct op_wilson_n *w)
 {
 	struct op_wilson_n one;
-	char buf[80];
+	char buf[80], *o;
 	double lo, hi;
 	size_t n, high;
 
@@ -46,14 +46,31 @@ void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, doubl
 	/*
 	 * Both fields in one: "low" padded to its width, then "high", whose
 	 * start plus the width leaves after it the padding two fields
-	 * would.  Every -d line has them: one copy into the line instead of
-	 * two is much of their cost there.
+	 * would.  Every -d line has them: formatted in place, in the line,
+	 * they cost little more than the arithmetic.
 	 */
-	n = pp_format_percent(buf, 32, lo * 100.0, false);
+	o = pp_line_room(l, 64);
+	if (!o)
+		o = buf;
+	/* pp_format_percent()'s text, its common case inline */
+	lo *= 100.0;
+	hi *= 100.0;
+	n = pp_fast_percent(o, 32, lo);
+	if (!n)
+		n = pp_format_percent(o, 32, lo, false);
 	high = n < W_PERCENT ? W_PERCENT : n + 1;
-	memset(buf + n, ' ', high - n);
-	n = high + pp_format_percent(buf + high, 32, hi * 100.0, false);
-	pp_line_field_len(l, buf, n, high + W_PERCENT);
+	if (high - n <= 16)
+		memcpy(o + n, "                ", 16);
+	else
+		memset(o + n, ' ', high - n);
+	n = pp_fast_percent(o + high, 32, hi);
+	if (!n)
+		n = pp_format_percent(o + high, 32, hi, false);
+	n += high;
+	if (o == buf)
+		pp_line_field_len(l, buf, n, high + W_PERCENT);
+	else
+		pp_line_done(l, n, high + W_PERCENT);
 }
 
 /* "cpu-clock", or "class 2" for a class without a name */

@@ -15,61 +15,22 @@
 #include "libpp/symbols/pp_symbols.h"
 #include "libutil/op_alloc.h"
 
-bool pp_round_clear(double m, uint32_t *r)
-{
-	double frac;
-
-	*r = (uint32_t)m;
-	frac = m - (double)*r;
-	if (frac > 0.4999 && frac < 0.5001)
-		return false;
-	if (frac >= 0.5)
-		(*r)++;
-	return true;
-}
-
-/*
- * The common case without printf (which costs more than the rest of a
- * report line): 0.001 <= value < 100 with four decimals, width 7.  Values
- * whose fifth decimal is within a hair of a rounding tie go to printf, so
- * the text is always printf's.
- */
-static size_t fast_percent(char *buf, size_t size, double value)
-{
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
-	uint32_t r, ip, fp;
-
-	if (!(value > 0.001) || !(value < 100.0) || size < 8 ||
-	    !pp_round_clear(value * 10000.0, &r))
-		return 0;
-	if (r >= 1000000)	/* rounds to 100: printf's form, then trimmed */
-		return 0;
-	/* "dd.dddd" or " d.dddd": two digits at a time */
-	ip = r / 10000;
-	fp = r % 10000;
-	buf[0] = ip >= 10 ? pairs[2 * ip] : ' ';
-	buf[1] = pairs[2 * ip + 1];
-	buf[2] = '.';
-	memcpy(buf + 3, pairs + 2 * (fp / 100), 2);
-	memcpy(buf + 5, pairs + 2 * (fp % 100), 2);
-	buf[7] = '\0';
-	return 7;
-}
+const char pp_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
 
 /*
  * Values at or below 0.001, "%7.1e" ("9.9e-04"), without printf; near
- * rounding ties it defers to printf as fast_percent() does.
+ * rounding ties it defers to printf as pp_fast_percent() does.
  */
 static size_t fast_small_percent(char *buf, size_t size, double value)
 {
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
 					1e15, 1e16, 1e17, 1e18, 1e19, 1e20 };
-	int e = 0;
+	int e = 3;	/* at most 0.001: m is below 1 for e up to 2 */
 	uint32_t r;
 
 	if (value <= 0.0 || value > 0.001 || size < 8)
@@ -117,7 +78,7 @@ size_t pp_format_percent(char *buf, size_t size, double value, bool showpos)
 {
 	size_t n;
 
-	if (!showpos && ((n = fast_percent(buf, size, value)) ||
+	if (!showpos && ((n = pp_fast_percent(buf, size, value)) ||
 			 (n = fast_small_percent(buf, size, value))))
 		return n;
 	/* all of the calls, all of a symbol's samples: common in -c */
@@ -177,8 +138,11 @@ void pp_line_field_len(struct pp_line *l, const char *s, size_t len, size_t widt
 {
 	size_t pad = l->pad;
 
-	if (l->len + pad + len <= sizeof(l->buf)) {	/* the common case */
-		memset(l->buf + l->len, ' ', pad);
+	if (l->len + pad + len + 16 <= sizeof(l->buf)) {	/* the common case */
+		if (pad <= 16)
+			memcpy(l->buf + l->len, "                ", 16);
+		else
+			memset(l->buf + l->len, ' ', pad);
 		memcpy(l->buf + l->len + pad, s, len);
 		l->len += pad + len;
 	} else {

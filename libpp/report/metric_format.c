@@ -25,14 +25,23 @@ static size_t fast_g(char *buf, size_t size, double v, int prec)
 	const unsigned lo = prec == 2 ? 10 : prec == 4 ? 1000 : 100000, hi = lo * 10;
 	char digits[6], *o = buf;
 	double a = fabs(v);
+	uint64_t bits;
 	uint32_t r;
-	int e, nd, i;
+	int b, e, nd, i;
 
 	if (size < 16 || (prec != 2 && prec != 4 && prec != 6) || !(a >= 1e-4) ||
 	    !(a < 1e12))
 		return 0;
-	for (e = -4; e < 11 && a >= p10[e + 10 + 1]; e++)
-		;
+	/*
+	 * The decimal exponent from the binary one: with a in [2^b, 2^(b+1)),
+	 * floor(log10 a) is floor(b log10 2) or one more; 78913 / 2^18 is
+	 * log10 2 closely enough for these b
+	 */
+	memcpy(&bits, &a, sizeof(bits));
+	b = (int)((bits >> 52) & 0x7ff) - 1023;
+	e = b >= 0 ? (b * 78913) >> 18 : -((-b * 78913 + (1 << 18) - 1) >> 18);
+	if (a >= p10[e + 10 + 1])
+		e++;
 	/* a = m * 10^(e - prec + 1) with lo <= m < hi; p10[k] is 10^(k - 10) */
 	if (!pp_round_clear(a / p10[e - prec + 1 + 10], &r))
 		return 0;
@@ -42,8 +51,9 @@ static size_t fast_g(char *buf, size_t size, double v, int prec)
 	}
 	if (r < lo)
 		return 0;
-	for (i = prec - 1; i >= 0; i--, r /= 10)
-		digits[i] = (char)('0' + r % 10);
+	/* prec is even: two digits at a time */
+	for (i = prec - 2; i >= 0; i -= 2, r /= 100)
+		memcpy(digits + i, pp_digit_pairs + 2 * (r % 100), 2);
 	for (nd = prec; nd > 1 && digits[nd - 1] == '0'; nd--)
 		;
 	if (v < 0)

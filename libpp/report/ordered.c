@@ -32,8 +32,7 @@ enum chunk_state { CHUNK_FREE, CHUNK_CLAIMED, CHUNK_DONE };
 
 struct chunk {
 	enum chunk_state state;
-	char *buf;			/* the formatted text, once done */
-	size_t len;
+	struct pp_textbuf text;		/* the formatted text, once done */
 	uint64_t *before;		/* running totals before its first item */
 };
 
@@ -93,9 +92,7 @@ static void format_buffered(struct ordered *o, void *local, size_t c)
 	FILE *mem;
 
 	pthread_mutex_unlock(&o->lock);
-	mem = open_memstream(&ch->buf, &ch->len);
-	if (!mem)
-		op_die(1, "out of memory");
+	mem = pp_textbuf_open(&ch->text);
 	format(o, local, c, mem);
 	if (fclose(mem))
 		op_die(1, "out of memory");
@@ -146,8 +143,8 @@ static void write_chunks(struct ordered *o, FILE *out)
 			format(o, local, c, out);
 		} else {
 			pthread_mutex_unlock(&o->lock);
-			fwrite(ch->buf, 1, ch->len, out);
-			free(ch->buf);
+			pp_textbuf_write(&ch->text, out);
+			pp_textbuf_release(&ch->text);
 		}
 		free(ch->before);
 		pthread_mutex_lock(&o->lock);

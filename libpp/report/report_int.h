@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "libpp/profile/pp_arcs.h"
 #include "libpp/profile/pp_notes.h"
@@ -64,6 +65,14 @@ int pp_metric_parse_def(struct pp_metrics *ms, struct pp_metric *m, const char *
 /* the metrics of a row with counts as fields of a line */
 struct pp_line;
 void pp_metric_fields(struct pp_line *l, const struct pp_metrics *ms, const uint64_t *counts);
+/*
+ * The same, remembered by counts in *memo (made on first use, freed by
+ * pp_metric_memo_free()), for the many lines of one thread
+ */
+struct pp_metric_memo;
+void pp_metric_fields_memo(struct pp_line *l, const struct pp_metrics *ms,
+			   const uint64_t *counts, struct pp_metric_memo **memo);
+void pp_metric_memo_free(struct pp_metric_memo *memo);
 
 /* one prepared profile; a differential has two */
 struct pp_side {
@@ -441,9 +450,52 @@ struct pp_line {
 /*
  * m (at least 0, below 2^32) rounded to the nearest whole number in *r,
  * for the printf-free formatters; false when m is within a hair of a
- * rounding tie, where printf must decide
+ * rounding tie, where printf must decide.  Inline: every percentage and
+ * metric of a report line goes through it.
  */
-bool pp_round_clear(double m, uint32_t *r);
+static inline bool pp_round_clear(double m, uint32_t *r)
+{
+	double frac;
+
+	*r = (uint32_t)m;
+	frac = m - (double)*r;
+	if (frac > 0.4999 && frac < 0.5001)
+		return false;
+	if (frac >= 0.5)
+		(*r)++;
+	return true;
+}
+
+/* "00" to "99": the printf-free formatters write two digits at a time */
+extern const char pp_digit_pairs[201];
+
+/*
+ * The common case without printf (which costs more than the rest of a
+ * report line): 0.001 <= value < 100 with four decimals, width 7.  Values
+ * whose fifth decimal is within a hair of a rounding tie go to printf, so
+ * the text is always printf's.  Inline, for the columns of every line.
+ */
+static inline size_t pp_fast_percent(char *buf, size_t size, double value)
+{
+	const char *pairs = pp_digit_pairs;
+	uint32_t r, ip, fp;
+
+	if (!(value > 0.001) || !(value < 100.0) || size < 8 ||
+	    !pp_round_clear(value * 10000.0, &r))
+		return 0;
+	if (r >= 1000000)	/* rounds to 100: printf's form, then trimmed */
+		return 0;
+	/* "dd.dddd" or " d.dddd": two digits at a time */
+	ip = r / 10000;
+	fp = r % 10000;
+	buf[0] = ip >= 10 ? pairs[2 * ip] : ' ';
+	buf[1] = pairs[2 * ip + 1];
+	buf[2] = '.';
+	memcpy(buf + 3, pairs + 2 * (fp / 100), 2);
+	memcpy(buf + 5, pairs + 2 * (fp % 100), 2);
+	buf[7] = '\0';
+	return 7;
+}
 
 void pp_line_start(struct pp_line *l, FILE *out, const char *prefix);
 void pp_line_field(struct pp_line *l, const char *s, size_t width);
@@ -451,6 +503,36 @@ void pp_line_field(struct pp_line *l, const char *s, size_t width);
 void pp_line_field_len(struct pp_line *l, const char *s, size_t len, size_t width);
 void pp_line_hidden(struct pp_line *l, size_t width);
 void pp_line_end(struct pp_line *l);
+
+/* what pp_line_room() can give at most */
+#define PP_LINE_ROOM 64
+
+/*
+ * Where the next field's text of at most max (up to PP_LINE_ROOM) bytes
+ * can be written in place, after the padding the last field left, which
+ * is written; NULL when the line lacks room (pp_line_field_len() then).
+ * pp_line_done() ends the field at len bytes.  Formatting into the line
+ * saves a copy per field, much of the cost of a -d line's added columns.
+ */
+static inline char *pp_line_room(struct pp_line *l, size_t max)
+{
+	static const char blanks[16] = "                ";
+	char *o = l->buf + l->len;
+
+	if (l->len + l->pad + max + 16 > sizeof(l->buf))
+		return NULL;
+	if (l->pad <= 16)
+		memcpy(o, blanks, 16);		/* one store; the field covers the rest */
+	else
+		memset(o, ' ', l->pad);
+	return o + l->pad;
+}
+
+static inline void pp_line_done(struct pp_line *l, size_t len, size_t width)
+{
+	l->len += l->pad + len;
+	l->pad = len < width ? width - len : 1;
+}
 
 /* decimal digits of v into buf */
 void pp_format_count(char *buf, size_t size, uint64_t v);
@@ -496,6 +578,7 @@ struct pp_cum {
 	size_t nr;
 	struct op_wilson_n *wil;	/* per class: --confidence's interval
 					 * constants of the last whole */
+	struct pp_metric_memo *memo;	/* --metric's columns by counts */
 };
 
 void pp_cum_init(struct pp_cum *cum, size_t nr_classes);
@@ -575,6 +658,19 @@ struct pp_ordered {
  * which writes each in turn; the output is the same byte for byte.
  */
 void pp_write_ordered(FILE *out, size_t nr, const struct pp_ordered *w, bool parallel);
+
+/*
+ * Text kept in memory to be written out later (textbuf.c): a stream
+ * that appends to it, the text written to out, and its memory freed
+ */
+struct pp_text_block;
+struct pp_textbuf {
+	struct pp_text_block *head, *tail;
+};
+
+FILE *pp_textbuf_open(struct pp_textbuf *t);
+void pp_textbuf_write(struct pp_textbuf *t, FILE *out);
+void pp_textbuf_release(struct pp_textbuf *t);
 
 /* --- names, selection, order (names.c, select.c, sort.c) ------------------ */
 
@@ -753,10 +849,14 @@ struct pp_xml {
 	struct pp_xsym *syms;		/* by id */
 	size_t nr_syms, alloc_syms;
 	struct op_hmap sym_index;	/* (image, sym) -> id */
+	struct op_strbuf *metric_tags;	/* per metric, <metric name=..> then
+					 * its imprecise form; made on first use */
 };
 
 /* xml_write.c: bytes as OProfile writes them */
 void pp_xml_add_escaped(struct op_strbuf *sb, const char *s);
+/* frees what <metric> elements kept (pp_xml's metric_tags) */
+void pp_xml_release_metric_tags(struct pp_xml *x);
 void pp_xml_put_escaped(struct pp_out *out, const char *s);
 void pp_xml_attr_start(struct pp_out *out, const char *name);	/* ' name="' */
 void pp_xml_attr_str(struct pp_out *out, const char *name, const char *value);

@@ -361,6 +361,7 @@ static void release(struct pp_xml *x)
 		for (i = 0; i < x->p->nr_classes; i++)
 			free(x->class_names[i]);
 	free(x->class_names);
+	pp_xml_release_metric_tags(x);
 	free(x->buf);
 	free(x->sum);
 	pp_names_release(&x->nm);

@@ -180,6 +180,35 @@ void pp_xml_interval_attrs(char *buf, size_t size, const struct pp_xml *x,
 	}
 }
 
+/* each metric's opening tags, precise and imprecise, made once */
+static void make_metric_tags(struct pp_xml *x)
+{
+	const struct pp_metrics *ms = &x->s->metrics;
+	size_t k;
+
+	x->metric_tags = op_xcalloc(2 * ms->nr, sizeof(*x->metric_tags));
+	for (k = 0; k < 2 * ms->nr; k++) {
+		struct op_strbuf *sb = &x->metric_tags[k];
+
+		op_strbuf_init(sb);
+		op_strbuf_addstr(sb, "<metric name=\"");
+		pp_xml_add_escaped(sb, ms->m[k / 2].name);
+		op_strbuf_addstr(sb, k % 2 ? "\" imprecise=\"true\">" : "\">");
+		if (op_strbuf_failed(sb))
+			op_die(1, "out of memory");
+	}
+}
+
+void pp_xml_release_metric_tags(struct pp_xml *x)
+{
+	size_t k;
+
+	for (k = 0; x->metric_tags && k < 2 * x->s->metrics.nr; k++)
+		op_strbuf_release(&x->metric_tags[k]);
+	free(x->metric_tags);
+	x->metric_tags = NULL;
+}
+
 /*
  * --metric's <metric name="CPI">1.234</metric> of an element's counts,
  * imprecise="true" when an event has few samples; none for an undefined
@@ -187,23 +216,24 @@ void pp_xml_interval_attrs(char *buf, size_t size, const struct pp_xml *x,
  */
 static void put_metrics(struct pp_xml *x, const uint64_t *counts)
 {
+	static const char end[] = "</metric>\n";
 	const struct pp_metrics *ms = &x->s->metrics;
 	char buf[64];
 	size_t k;
 
+	if (!x->metric_tags)
+		make_metric_tags(x);
 	for (k = 0; k < ms->nr; k++) {
+		const struct op_strbuf *tag;
 		bool imprecise;
 		double v = pp_metric_value(ms, k, counts, &imprecise);
 
 		if (isnan(v) || isinf(v))
 			continue;
-		pp_out_str(x->out, "<metric");
-		pp_xml_attr_str(x->out, "name", ms->m[k].name);
-		if (imprecise)
-			pp_xml_attr_str(x->out, "imprecise", "true");
-		pp_out_ch(x->out, '>');
+		tag = &x->metric_tags[2 * k + (imprecise ? 1 : 0)];
+		pp_out_add(x->out, tag->buf, tag->len);
 		pp_out_add(x->out, buf, pp_metric_g6(buf, sizeof(buf), v));
-		pp_out_str(x->out, "</metric>\n");
+		pp_out_add(x->out, end, sizeof(end) - 1);
 	}
 }
 

@@ -5,7 +5,10 @@
  * spellings), the imprecise and undefined marks, which metrics are
  * linear (callgrind's derived events), and pp_metric_format() against
  * printf's "%.4g" (and "~%.2g" when imprecise, "%.6g" for XML) on a
- * 300,000 values of every magnitude.
+ * 300,000 values of every magnitude, around every power of ten and two.
+ * The memo of a line's metric columns (pp_metric_fields_memo()) writes
+ * what pp_metric_fields() does, over colliding and recurring counts,
+ * columns too long for a slot and lines too full for its copy.
  */
 #include "config.h"
 
@@ -170,10 +173,93 @@ static void test_format(void **state)
 
 		same_as_printf((rng() & 1 ? -m : m) * pow(10.0, e));
 	}
+	/* around the powers of ten and of two that bound the exponent's guess */
+	for (i = 0; i <= 16; i++) {
+		double p = pow(10.0, (double)i - 4.0);
+
+		same_as_printf(nextafter(p, 0.0));
+		same_as_printf(p);
+		same_as_printf(nextafter(p, INFINITY));
+	}
+	for (i = 0; i <= 54; i++) {
+		double p = ldexp(1.0, (int)i - 14);
+
+		same_as_printf(nextafter(p, 0.0));
+		same_as_printf(p);
+	}
 	pp_metric_format(buf, sizeof(buf), NAN, false);
 	assert_string_equal(buf, "-");
 	pp_metric_format(buf, sizeof(buf), 0.4, true);
 	assert_string_equal(buf, "~0.4");
+}
+
+/* lines of counts (4 classes per line) with and without the memo */
+static void memo_lines(const char *const *defs, const char *prefix, const uint64_t *counts,
+		       size_t nr_lines, char **plain, char **memo)
+{
+	struct pp_metric_memo *mm = NULL;
+	struct pp_metrics ms;
+	struct op_err err;
+	size_t sz[2], i;
+	FILE *f[2];
+	int k;
+
+	setup_profile();
+	assert_int_equal(pp_metrics_make(&ms, defs, &prof, &err), 0);
+	f[0] = open_memstream(plain, &sz[0]);
+	f[1] = open_memstream(memo, &sz[1]);
+	assert_non_null(f[0]);
+	assert_non_null(f[1]);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < nr_lines; i++) {
+			struct pp_line l;
+
+			pp_line_start(&l, f[k], prefix);
+			pp_line_field(&l, "x", 4);
+			if (k)
+				pp_metric_fields_memo(&l, &ms, counts + 4 * i, &mm);
+			else
+				pp_metric_fields(&l, &ms, counts + 4 * i);
+			pp_line_field(&l, "end", 3);
+			pp_line_end(&l);
+		}
+	fclose(f[0]);
+	fclose(f[1]);
+	pp_metric_memo_free(mm);
+	pp_metrics_release(&ms);
+}
+
+static void test_memo(void **state)
+{
+	const char *few[] = { "CPI", "K=cycles/1000", "Z=cycles/(instructions-instructions)",
+			      NULL };
+	/* seven columns: more text than a slot holds */
+	const char *many[] = { "A=cycles", "B=cycles*3", "C=instructions", "D=cpu_clock",
+			       "E=cycles/7", "F=cpu_clock*cpu_clock", "G=1/cycles", NULL };
+	static uint64_t counts[4 * 20000];
+	char prefix[1000], *a, *b;
+	size_t i;
+
+	(void)state;
+	/* recurring small counts, many sharing a slot */
+	for (i = 0; i < 4 * 20000; i++)
+		counts[i] = rng() % (i % 4 == 3 ? 3 : 60);
+	memo_lines(few, "  ", counts, 20000, &a, &b);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "~"));
+	free(a);
+	free(b);
+	memo_lines(many, NULL, counts, 2000, &a, &b);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	/* a line with little room left: the memo's text is copied by length */
+	memset(prefix, 'p', sizeof(prefix) - 1);
+	prefix[sizeof(prefix) - 1] = '\0';
+	memo_lines(few, prefix, counts, 500, &a, &b);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
 }
 
 int main(void)
@@ -183,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_memo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
