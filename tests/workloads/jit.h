@@ -15,12 +15,6 @@
 /* uint64_t f(uint64_t n): loop n times */
 typedef uint64_t (*jit_fn)(uint64_t);
 
-/* the function at code, for n loop turns */
-static inline void jit_run_one(const unsigned char *code, uint64_t n)
-{
-	((jit_fn)(uintptr_t)code)(n);
-}
-
 /* jit_hot at code and jit_cold at code + COLD_AT, 3:1, interleaved */
 static inline void jit_run(const unsigned char *code)
 {
