@@ -59,10 +59,7 @@ void pp_interval_fields(struct pp_line *l, uint64_t count, uint64_t whole, doubl
 	if (!n)
 		n = pp_format_percent(o, 32, lo, false);
 	high = n < W_PERCENT ? W_PERCENT : n + 1;
-	if (high - n <= 16)
-		memcpy(o + n, "                ", 16);
-	else
-		memset(o + n, ' ', high - n);
+	pp_blanks(o + n, high - n);
 	n = pp_fast_percent(o + high, 32, hi);
 	if (!n)
 		n = pp_format_percent(o + high, 32, hi, false);

@@ -136,26 +136,22 @@ void pp_line_field(struct pp_line *l, const char *s, size_t width)
 
 void pp_line_field_len(struct pp_line *l, const char *s, size_t len, size_t width)
 {
+	static const char blanks[] = "                                        ";
+	char *o = pp_line_room(l, len);
 	size_t pad = l->pad;
 
-	if (l->len + pad + len + 16 <= sizeof(l->buf)) {	/* the common case */
-		if (pad <= 16)
-			memcpy(l->buf + l->len, "                ", 16);
-		else
-			memset(l->buf + l->len, ' ', pad);
-		memcpy(l->buf + l->len + pad, s, len);
-		l->len += pad + len;
-	} else {
-		static const char blanks[] = "                                        ";
-
-		while (pad) {
-			size_t n = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
-
-			line_put(l, blanks, n);
-			pad -= n;
-		}
-		line_put(l, s, len);
+	if (o) {		/* the common case */
+		memcpy(o, s, len);
+		pp_line_done(l, len, width);
+		return;
 	}
+	while (pad) {
+		size_t n = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
+
+		line_put(l, blanks, n);
+		pad -= n;
+	}
+	line_put(l, s, len);
 	l->pad = len < width ? width - len : 1;
 }
 

@@ -504,27 +504,35 @@ void pp_line_field_len(struct pp_line *l, const char *s, size_t len, size_t widt
 void pp_line_hidden(struct pp_line *l, size_t width);
 void pp_line_end(struct pp_line *l);
 
+/*
+ * n blanks at o, where at least 16 bytes may be written: the usual few
+ * as one 16-byte store, whose excess what follows overwrites
+ */
+static inline void pp_blanks(char *o, size_t n)
+{
+	if (n <= 16)
+		memcpy(o, "                ", 16);
+	else
+		memset(o, ' ', n);
+}
+
 /* what pp_line_room() can give at most */
 #define PP_LINE_ROOM 64
 
 /*
- * Where the next field's text of at most max (up to PP_LINE_ROOM) bytes
- * can be written in place, after the padding the last field left, which
- * is written; NULL when the line lacks room (pp_line_field_len() then).
- * pp_line_done() ends the field at len bytes.  Formatting into the line
+ * Where the next field's text of at most max bytes can be written in
+ * place, after the padding the last field left, which is written; NULL
+ * when the line lacks room (pp_line_field_len() then).  pp_line_done()
+ * ends the field at len bytes.  Formatting into the line
  * saves a copy per field, much of the cost of a -d line's added columns.
  */
 static inline char *pp_line_room(struct pp_line *l, size_t max)
 {
-	static const char blanks[16] = "                ";
 	char *o = l->buf + l->len;
 
 	if (l->len + l->pad + max + 16 > sizeof(l->buf))
 		return NULL;
-	if (l->pad <= 16)
-		memcpy(o, blanks, 16);		/* one store; the field covers the rest */
-	else
-		memset(o, ' ', l->pad);
+	pp_blanks(o, l->pad);
 	return o + l->pad;
 }
 
